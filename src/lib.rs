@@ -1,0 +1,3 @@
+//! kirin: a shogi engine.
+
+pub mod shogi;

@@ -1,0 +1,403 @@
+//! Attack tables, built at compile time, and sliding attacks.
+//!
+//! Sliding attacks are computed ray by ray. Every ray runs either towards higher or towards lower
+//! square indices, so the first blocker is the lowest (or highest) occupied bit on the ray: one
+//! subtraction (or one leading-zero count) finds it. This needs no large tables, is branch-free, and
+//! measured faster in perft than a table-per-line lookup on these 128-bit boards.
+
+use super::bitboard::Bitboard;
+use super::types::{Color, PieceType, Square};
+
+/// Ray directions as (file step, rank step). The first four run towards higher indices.
+const DIRS: [(i32, i32); 8] = [
+    (0, 1),
+    (1, 0),
+    (1, 1),
+    (1, -1),
+    (0, -1),
+    (-1, 0),
+    (-1, -1),
+    (-1, 1),
+];
+const DOWN: usize = 0; // towards rank i
+const LEFT: usize = 1; // towards file 9
+const DOWN_LEFT: usize = 2;
+const UP_LEFT: usize = 3;
+const UP: usize = 4; // towards rank a
+const RIGHT: usize = 5;
+const UP_RIGHT: usize = 6;
+const DOWN_RIGHT: usize = 7;
+
+const fn on_board(f: i32, r: i32) -> bool {
+    f >= 0 && f < 9 && r >= 0 && r < 9
+}
+
+const fn ray(sq: usize, d: usize) -> u128 {
+    let (df, dr) = DIRS[d];
+    let mut f = (sq / 9) as i32 + df;
+    let mut r = (sq % 9) as i32 + dr;
+    let mut bb = 0u128;
+    while on_board(f, r) {
+        bb |= 1u128 << (f * 9 + r);
+        f += df;
+        r += dr;
+    }
+    bb
+}
+
+const fn build_rays() -> [[Bitboard; 81]; 8] {
+    let mut t = [[Bitboard(0); 81]; 8];
+    let mut d = 0;
+    while d < 8 {
+        let mut sq = 0;
+        while sq < 81 {
+            t[d][sq] = Bitboard(ray(sq, d));
+            sq += 1;
+        }
+        d += 1;
+    }
+    t
+}
+
+static RAYS: [[Bitboard; 81]; 8] = build_rays();
+
+/// Step patterns for Black (forward = towards rank a = rank step -1).
+const PAWN_STEPS: &[(i32, i32)] = &[(0, -1)];
+const KNIGHT_STEPS: &[(i32, i32)] = &[(1, -2), (-1, -2)];
+const SILVER_STEPS: &[(i32, i32)] = &[(0, -1), (1, -1), (-1, -1), (1, 1), (-1, 1)];
+const GOLD_STEPS: &[(i32, i32)] = &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)];
+const KING_STEPS: &[(i32, i32)] = &[
+    (0, -1),
+    (1, -1),
+    (-1, -1),
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (1, 1),
+    (-1, 1),
+];
+
+const fn steps(sq: usize, c: usize, pattern: &[(i32, i32)]) -> u128 {
+    let mut bb = 0u128;
+    let mut i = 0;
+    while i < pattern.len() {
+        let (df, dr) = pattern[i];
+        let dr = if c == 0 { dr } else { -dr };
+        let f = (sq / 9) as i32 + df;
+        let r = (sq % 9) as i32 + dr;
+        if on_board(f, r) {
+            bb |= 1u128 << (f * 9 + r);
+        }
+        i += 1;
+    }
+    bb
+}
+
+/// Index into `STEP`: the step-moving kinds.
+const S_PAWN: usize = 0;
+const S_KNIGHT: usize = 1;
+const S_SILVER: usize = 2;
+const S_GOLD: usize = 3;
+const S_KING: usize = 4;
+
+const fn build_steps() -> [[[Bitboard; 81]; 5]; 2] {
+    let patterns: [&[(i32, i32)]; 5] = [
+        PAWN_STEPS,
+        KNIGHT_STEPS,
+        SILVER_STEPS,
+        GOLD_STEPS,
+        KING_STEPS,
+    ];
+    let mut t = [[[Bitboard(0); 81]; 5]; 2];
+    let mut c = 0;
+    while c < 2 {
+        let mut k = 0;
+        while k < 5 {
+            let mut sq = 0;
+            while sq < 81 {
+                t[c][k][sq] = Bitboard(steps(sq, c, patterns[k]));
+                sq += 1;
+            }
+            k += 1;
+        }
+        c += 1;
+    }
+    t
+}
+
+static STEP: [[[Bitboard; 81]; 5]; 2] = build_steps();
+
+const fn build_between() -> [[Bitboard; 81]; 81] {
+    let mut t = [[Bitboard(0); 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 8 {
+            let (df, dr) = DIRS[d];
+            let mut f = (a / 9) as i32 + df;
+            let mut r = (a % 9) as i32 + dr;
+            let mut acc = 0u128;
+            while on_board(f, r) {
+                let b = (f * 9 + r) as usize;
+                t[a][b] = Bitboard(acc);
+                acc |= 1u128 << b;
+                f += df;
+                r += dr;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+const fn build_line() -> [[Bitboard; 81]; 81] {
+    let mut t = [[Bitboard(0); 81]; 81];
+    let mut a = 0;
+    while a < 81 {
+        let mut d = 0;
+        while d < 4 {
+            // A full line is a ray, its opposite ray and the square itself.
+            let full = ray(a, d) | ray(a, d + 4) | (1u128 << a);
+            let (df, dr) = DIRS[d];
+            let mut k = 0;
+            while k < 2 {
+                let (sf, sr) = if k == 0 { (df, dr) } else { (-df, -dr) };
+                let mut f = (a / 9) as i32 + sf;
+                let mut r = (a % 9) as i32 + sr;
+                while on_board(f, r) {
+                    t[a][(f * 9 + r) as usize] = Bitboard(full);
+                    f += sf;
+                    r += sr;
+                }
+                k += 1;
+            }
+            d += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
+static BETWEEN: [[Bitboard; 81]; 81] = build_between();
+static LINE: [[Bitboard; 81]; 81] = build_line();
+
+/// Squares strictly between `a` and `b` when they share a line, else empty.
+#[inline]
+pub fn between(a: Square, b: Square) -> Bitboard {
+    BETWEEN[a.index()][b.index()]
+}
+
+/// The whole line through `a` and `b` when they share one, else empty.
+#[inline]
+pub fn line(a: Square, b: Square) -> Bitboard {
+    LINE[a.index()][b.index()]
+}
+
+#[inline]
+pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
+    STEP[c.index()][S_PAWN][sq.index()]
+}
+#[inline]
+pub fn knight_attacks(c: Color, sq: Square) -> Bitboard {
+    STEP[c.index()][S_KNIGHT][sq.index()]
+}
+#[inline]
+pub fn silver_attacks(c: Color, sq: Square) -> Bitboard {
+    STEP[c.index()][S_SILVER][sq.index()]
+}
+#[inline]
+pub fn gold_attacks(c: Color, sq: Square) -> Bitboard {
+    STEP[c.index()][S_GOLD][sq.index()]
+}
+#[inline]
+pub fn king_attacks(sq: Square) -> Bitboard {
+    STEP[0][S_KING][sq.index()]
+}
+
+/// Attacks along a ray towards higher indices: up to and including the first blocker.
+#[inline]
+fn ray_up(d: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    let r = RAYS[d][sq.index()].0;
+    let o = occ.0 & r;
+    Bitboard(r & (o ^ o.wrapping_sub(1)))
+}
+
+/// Attacks along a ray towards lower indices. Bit 0 is forced on as a sentinel blocker: square 1a
+/// ends every ray that reaches it, so the sentinel never cuts a ray short.
+#[inline]
+fn ray_down(d: usize, sq: Square, occ: Bitboard) -> Bitboard {
+    let r = RAYS[d][sq.index()].0;
+    let o = (occ.0 & r) | 1;
+    let top = 127 - o.leading_zeros();
+    Bitboard(r & (u128::MAX << top))
+}
+
+#[inline]
+pub fn lance_attacks(c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+    match c {
+        Color::Black => ray_down(UP, sq, occ),
+        Color::White => ray_up(DOWN, sq, occ),
+    }
+}
+
+/// Lance moves on an empty board.
+#[inline]
+pub fn lance_pseudo(c: Color, sq: Square) -> Bitboard {
+    match c {
+        Color::Black => RAYS[UP][sq.index()],
+        Color::White => RAYS[DOWN][sq.index()],
+    }
+}
+
+#[inline]
+pub fn rook_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    ray_up(DOWN, sq, occ) | ray_up(LEFT, sq, occ) | ray_down(UP, sq, occ) | ray_down(RIGHT, sq, occ)
+}
+
+#[inline]
+pub fn bishop_attacks(sq: Square, occ: Bitboard) -> Bitboard {
+    ray_up(DOWN_LEFT, sq, occ)
+        | ray_up(UP_LEFT, sq, occ)
+        | ray_down(UP_RIGHT, sq, occ)
+        | ray_down(DOWN_RIGHT, sq, occ)
+}
+
+#[inline]
+pub fn rook_pseudo(sq: Square) -> Bitboard {
+    let i = sq.index();
+    RAYS[DOWN][i] | RAYS[LEFT][i] | RAYS[UP][i] | RAYS[RIGHT][i]
+}
+
+#[inline]
+pub fn bishop_pseudo(sq: Square) -> Bitboard {
+    let i = sq.index();
+    RAYS[DOWN_LEFT][i] | RAYS[UP_LEFT][i] | RAYS[UP_RIGHT][i] | RAYS[DOWN_RIGHT][i]
+}
+
+/// Squares a piece of kind `pt` and colour `c` on `sq` attacks with occupancy `occ`.
+#[inline]
+pub fn attacks(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
+    match pt {
+        PieceType::Pawn => pawn_attacks(c, sq),
+        PieceType::Lance => lance_attacks(c, sq, occ),
+        PieceType::Knight => knight_attacks(c, sq),
+        PieceType::Silver => silver_attacks(c, sq),
+        PieceType::Gold
+        | PieceType::ProPawn
+        | PieceType::ProLance
+        | PieceType::ProKnight
+        | PieceType::ProSilver => gold_attacks(c, sq),
+        PieceType::King => king_attacks(sq),
+        PieceType::Bishop => bishop_attacks(sq, occ),
+        PieceType::Rook => rook_attacks(sq, occ),
+        PieceType::Horse => bishop_attacks(sq, occ) | king_attacks(sq),
+        PieceType::Dragon => rook_attacks(sq, occ) | king_attacks(sq),
+    }
+}
+
+/// The slow, obviously correct version of `attacks`, walking square by square; tests compare the
+/// fast functions against it.
+pub fn attacks_reference(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
+    let fwd: i8 = if c == Color::Black { -1 } else { 1 };
+    let slide = |dirs: &[(i8, i8)]| {
+        let mut bb = Bitboard::EMPTY;
+        for &(df, dr) in dirs {
+            let mut cur = sq;
+            while let Some(next) = cur.offset(df, dr) {
+                bb |= Bitboard::from_square(next);
+                if occ.has(next) {
+                    break;
+                }
+                cur = next;
+            }
+        }
+        bb
+    };
+    let step = |dirs: &[(i8, i8)]| {
+        let mut bb = Bitboard::EMPTY;
+        for &(df, dr) in dirs {
+            if let Some(s) = sq.offset(df, dr) {
+                bb |= Bitboard::from_square(s);
+            }
+        }
+        bb
+    };
+    let gold = [(0, fwd), (1, fwd), (-1, fwd), (1, 0), (-1, 0), (0, -fwd)];
+    let king = [
+        (0, 1),
+        (0, -1),
+        (1, 0),
+        (-1, 0),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    let orth = [(0, 1), (0, -1), (1, 0), (-1, 0)];
+    let diag = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
+    match pt {
+        PieceType::Pawn => step(&[(0, fwd)]),
+        PieceType::Lance => slide(&[(0, fwd)]),
+        PieceType::Knight => step(&[(1, 2 * fwd), (-1, 2 * fwd)]),
+        PieceType::Silver => step(&[(0, fwd), (1, fwd), (-1, fwd), (1, -fwd), (-1, -fwd)]),
+        PieceType::Gold
+        | PieceType::ProPawn
+        | PieceType::ProLance
+        | PieceType::ProKnight
+        | PieceType::ProSilver => step(&gold),
+        PieceType::King => step(&king),
+        PieceType::Bishop => slide(&diag),
+        PieceType::Rook => slide(&orth),
+        PieceType::Horse => slide(&diag) | step(&king),
+        PieceType::Dragon => slide(&orth) | step(&king),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn xorshift(state: &mut u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state
+    }
+
+    #[test]
+    fn fast_attacks_match_reference_on_random_occupancies() {
+        let mut s = 0x9e3779b97f4a7c15u64;
+        for _ in 0..4000 {
+            // Sparse and dense boards both: AND of several random words thins the occupancy.
+            let mut occ = ((xorshift(&mut s) as u128) << 64 | xorshift(&mut s) as u128)
+                & super::super::bitboard::BOARD_MASK;
+            for _ in 0..(xorshift(&mut s) % 3) {
+                occ &= (xorshift(&mut s) as u128) << 64 | xorshift(&mut s) as u128;
+            }
+            let occ = Bitboard(occ);
+            for sq in Square::all() {
+                for c in Color::ALL {
+                    for pt in PieceType::ALL {
+                        assert_eq!(
+                            attacks(c, pt, sq, occ),
+                            attacks_reference(c, pt, sq, occ),
+                            "{c:?} {pt:?} on {sq}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn between_and_line() {
+        let sq = |t: &str| Square::parse(t.as_bytes()).unwrap();
+        assert_eq!(between(sq("5e"), sq("5a")).count(), 3);
+        assert_eq!(between(sq("1a"), sq("9i")).count(), 7);
+        assert!(between(sq("1a"), sq("2c")).is_empty());
+        assert_eq!(line(sq("5e"), sq("5a")), Bitboard::file_mask(4));
+        assert!(line(sq("1a"), sq("2c")).is_empty());
+        assert_eq!(line(sq("1a"), sq("9i")).count(), 9);
+    }
+}

@@ -1,0 +1,20 @@
+//! Standard shogi: board representation, rules and move generation.
+
+pub mod attacks;
+pub mod bitboard;
+mod error;
+pub mod hand;
+pub mod movegen;
+pub mod perft;
+pub mod position;
+mod sfen;
+mod text;
+pub mod types;
+mod zobrist;
+
+pub use bitboard::Bitboard;
+pub use error::{MoveError, SfenError};
+pub use hand::Hand;
+pub use movegen::{MAX_MOVES, MoveList, legal_moves};
+pub use position::{Position, START_SFEN, StateInfo};
+pub use types::{Color, Move, Piece, PieceType, Square};

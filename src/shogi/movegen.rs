@@ -1,0 +1,303 @@
+//! Legal move generation.
+//!
+//! Every generator here returns legal moves only: pins, check evasions, king safety, nifu, dead
+//! squares and pawn-drop mate are handled while generating, so neither perft nor the search ever
+//! plays a move and then finds it illegal. `ALL` selects the full mode (every legal move, for
+//! perft and for validating input) or the search mode, which leaves out non-promotions that are
+//! never better than promoting (pawn, bishop and rook in the zone, lance to the second rank).
+
+use super::attacks::{self, between, line};
+use super::bitboard::Bitboard;
+use super::position::Position;
+use super::types::{Color, Move, PieceType, Square};
+use arrayvec::ArrayVec;
+
+/// The most legal moves any shogi position has is 593.
+pub const MAX_MOVES: usize = 600;
+pub type MoveList = ArrayVec<Move, MAX_MOVES>;
+
+/// Which classes of moves to produce. Tactical: captures (with every legal promotion choice) and
+/// promotions to empty squares. Quiet: the rest, drops included. The two never overlap.
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+struct Classes {
+    tactical: bool,
+    quiet: bool,
+}
+
+/// Every legal move (full mode), as perft counts them.
+pub fn legal_moves(pos: &Position) -> MoveList {
+    let mut list = MoveList::new();
+    generate::<true>(
+        pos,
+        &mut list,
+        Classes {
+            tactical: true,
+            quiet: true,
+        },
+    );
+    list
+}
+
+/// Legal moves for the search: no useless non-promotions.
+pub fn search_moves(pos: &Position, list: &mut MoveList) {
+    generate::<false>(
+        pos,
+        list,
+        Classes {
+            tactical: true,
+            quiet: true,
+        },
+    );
+}
+
+/// Captures and promotions (search mode). In check these are the tactical evasions.
+pub fn tactical_moves(pos: &Position, list: &mut MoveList) {
+    generate::<false>(
+        pos,
+        list,
+        Classes {
+            tactical: true,
+            quiet: false,
+        },
+    );
+}
+
+/// Non-capturing non-promotions and drops (search mode); complements `tactical_moves`.
+pub fn quiet_moves(pos: &Position, list: &mut MoveList) {
+    generate::<false>(
+        pos,
+        list,
+        Classes {
+            tactical: false,
+            quiet: true,
+        },
+    );
+}
+
+/// All legal replies to a check (search mode). The position must be in check.
+pub fn evasions(pos: &Position, list: &mut MoveList) {
+    debug_assert!(pos.in_check());
+    generate::<false>(
+        pos,
+        list,
+        Classes {
+            tactical: true,
+            quiet: true,
+        },
+    );
+}
+
+/// Quiet moves that give check (search mode), for quiescence and mate search.
+pub fn quiet_checks(pos: &Position, list: &mut MoveList) {
+    let mut quiets = MoveList::new();
+    quiet_moves(pos, &mut quiets);
+    list.extend(quiets.into_iter().filter(|&m| pos.gives_check(m)));
+}
+
+/// All legal moves that give check (search mode, plus the non-promotions the full mode would add,
+/// since a mate search must not miss a checking non-promotion such as an unpromoted bishop).
+pub fn checks(pos: &Position, list: &mut MoveList) {
+    let mut all = MoveList::new();
+    generate::<true>(
+        pos,
+        &mut all,
+        Classes {
+            tactical: true,
+            quiet: true,
+        },
+    );
+    list.extend(all.into_iter().filter(|&m| pos.gives_check(m)));
+}
+
+#[inline]
+fn in_zone(c: Color, sq: Square) -> bool {
+    sq.relative_rank(c) <= 2
+}
+
+#[inline]
+fn push<const ALL: bool>(
+    list: &mut MoveList,
+    us: Color,
+    pt: PieceType,
+    from: Square,
+    to: Square,
+    capture: bool,
+    classes: Classes,
+) {
+    let can_promote = pt.can_promote() && (in_zone(us, to) || in_zone(us, from));
+    let rel = to.relative_rank(us);
+    let must_promote = match pt {
+        PieceType::Pawn | PieceType::Lance => rel == 0,
+        PieceType::Knight => rel <= 1,
+        _ => false,
+    };
+    let useless = can_promote
+        && match pt {
+            PieceType::Pawn | PieceType::Bishop | PieceType::Rook => true,
+            PieceType::Lance => rel == 1,
+            _ => false,
+        };
+    let keep_unpromoted = !must_promote && (ALL || !useless);
+    if can_promote && classes.tactical {
+        list.push(Move::normal(from, to, true));
+    }
+    if keep_unpromoted
+        && (if capture {
+            classes.tactical
+        } else {
+            classes.quiet
+        })
+    {
+        list.push(Move::normal(from, to, false));
+    }
+}
+
+fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Classes) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let occ = pos.occupied();
+    let ours = pos.pieces_of(us);
+    let theirs = pos.pieces_of(them);
+    let empty = !occ;
+    let checkers = pos.checkers();
+    let king = pos.king_square(us);
+
+    if let Some(k) = king {
+        let mut to_bb = attacks::king_attacks(k).and_not(ours);
+        if !classes.tactical {
+            to_bb &= empty;
+        }
+        if !classes.quiet {
+            to_bb &= theirs;
+        }
+        let without_king = occ ^ Bitboard::from_square(k);
+        for to in to_bb {
+            if !pos.is_attacked(them, to, without_king) {
+                list.push(Move::normal(k, to, false));
+            }
+        }
+        if checkers.more_than_one() {
+            return;
+        }
+    }
+
+    // Destinations for pieces other than the king: everywhere, or only onto the checker and the
+    // squares between it and the king.
+    let (capture_to, quiet_to) = match (checkers.is_some(), king) {
+        (true, Some(k)) => {
+            let c = checkers.lsb();
+            (checkers, between(k, c))
+        }
+        _ => (theirs, empty),
+    };
+    // Promotions to empty squares are tactical, so quiet destinations matter to both classes.
+    let target = capture_to | quiet_to;
+    let pinned = pos.pinned(us);
+
+    let movers = match king {
+        Some(k) => ours.and_not(Bitboard::from_square(k)),
+        None => ours,
+    };
+    for from in movers {
+        let pt = pos.piece_on(from).kind();
+        let mut to_bb = attacks::attacks(us, pt, from, occ) & target;
+        if pinned.has(from) {
+            if let Some(k) = king {
+                to_bb &= line(k, from);
+            }
+        }
+        for to in to_bb {
+            push::<ALL>(list, us, pt, from, to, theirs.has(to), classes);
+        }
+    }
+
+    if classes.quiet {
+        generate_drops(pos, list, us, quiet_to);
+    }
+}
+
+fn generate_drops(pos: &Position, list: &mut MoveList, us: Color, target: Bitboard) {
+    let hand = pos.hand(us);
+    if hand.is_empty() || target.is_empty() {
+        return;
+    }
+    let (last, last_two) = match us {
+        Color::Black => (Bitboard::rank_mask(0), Bitboard::ranks(0, 1)),
+        Color::White => (Bitboard::rank_mask(8), Bitboard::ranks(7, 8)),
+    };
+    for pt in PieceType::HAND {
+        if !hand.has(pt) {
+            continue;
+        }
+        let squares = match pt {
+            PieceType::Pawn => {
+                let nifu = pos.pieces_cp(us, PieceType::Pawn).fill_files();
+                target.and_not(last | nifu)
+            }
+            PieceType::Lance => target.and_not(last),
+            PieceType::Knight => target.and_not(last_two),
+            _ => target,
+        };
+        for to in squares {
+            if pt == PieceType::Pawn && is_pawn_drop_mate(pos, us, to) {
+                continue;
+            }
+            list.push(Move::drop(pt, to));
+        }
+    }
+}
+
+/// Would dropping a pawn of `us` on `to` checkmate? Only a drop right in front of the enemy king
+/// can: the pawn checks, no interposition is possible, so the king must capture or flee, or
+/// another piece must capture the pawn without exposing its own king.
+fn is_pawn_drop_mate(pos: &Position, us: Color, to: Square) -> bool {
+    let them = !us;
+    let Some(ksq) = pos.king_square(them) else {
+        return false;
+    };
+    if !attacks::pawn_attacks(us, to).has(ksq) {
+        return false;
+    }
+    let to_bb = Bitboard::from_square(to);
+    let occ = pos.occupied() | to_bb;
+
+    let capturers = pos
+        .attackers_to(them, to, occ)
+        .and_not(Bitboard::from_square(ksq));
+    for from in capturers {
+        let after = occ ^ Bitboard::from_square(from);
+        if !slider_hits(pos, us, ksq, after) {
+            return false;
+        }
+    }
+
+    let without_king = occ ^ Bitboard::from_square(ksq);
+    for flight in attacks::king_attacks(ksq).and_not(pos.pieces_of(them)) {
+        if !pos.is_attacked(us, flight, without_king) {
+            return false;
+        }
+    }
+    true
+}
+
+/// Whether a slider of `us` reaches `ksq` given occupancy `occ`.
+#[inline]
+fn slider_hits(pos: &Position, us: Color, ksq: Square, occ: Bitboard) -> bool {
+    use super::position::{BISHOP_HORSE, ROOK_DRAGON};
+    ((attacks::rook_attacks(ksq, occ) & pos.slot(us, ROOK_DRAGON))
+        | (attacks::bishop_attacks(ksq, occ) & pos.slot(us, BISHOP_HORSE))
+        | (attacks::lance_attacks(!us, ksq, occ) & pos.pieces_cp(us, PieceType::Lance)))
+    .is_some()
+}
+
+impl Position {
+    /// Whether the side to move has no legal move (checkmate, or the rare stalemate).
+    pub fn is_mated(&self) -> bool {
+        legal_moves(self).is_empty()
+    }
+
+    /// Whether `m` is legal here, in the full sense perft counts.
+    pub fn is_legal(&self, m: Move) -> bool {
+        legal_moves(self).contains(&m)
+    }
+}

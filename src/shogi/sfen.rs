@@ -1,0 +1,411 @@
+//! SFEN text: reading with every rule of a legal setup checked, and canonical writing.
+
+use super::error::SfenError;
+use super::hand::Hand;
+use super::position::Position;
+use super::types::{Color, Piece, PieceType, Square};
+
+impl Position {
+    /// Parses `board side hands [ply]`. Kings: each side has at most one; a side may have none,
+    /// which is how mate problems are written (that side can never be checked), but the board must
+    /// hold at least one king. The side that is not to move may not be in check, because the
+    /// mover could then capture a king, which no game position allows.
+    pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() != 3 && fields.len() != 4 {
+            return Err(SfenError::FieldCount(fields.len()));
+        }
+        let board = parse_board(fields[0])?;
+        let side = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            s => return Err(SfenError::BadSide(s.to_string())),
+        };
+        let hands = parse_hands(fields[2])?;
+        let ply = match fields.get(3) {
+            None => 1,
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| SfenError::BadPly(s.to_string()))?
+                .clamp(1, 1 << 20),
+        };
+        validate(&board, &hands)?;
+        let mut pos = Position::empty();
+        pos.set_up(&board, hands, side, ply);
+        if let Some(k) = pos.king_square(!side) {
+            if pos.is_attacked(side, k, pos.occupied()) {
+                return Err(SfenError::OpponentInCheck);
+            }
+        }
+        Ok(pos)
+    }
+
+    /// Canonical SFEN: hands in R B G S N L P order, Black's first, then the move number.
+    pub fn to_sfen(&self) -> String {
+        let mut s = String::with_capacity(96);
+        let board = self.board_array();
+        for r in 0..9 {
+            let mut empty = 0;
+            for f in (0..9).rev() {
+                let p = board[Square::from_file_rank(f, r).index()];
+                if p.is_none() {
+                    empty += 1;
+                    continue;
+                }
+                if empty > 0 {
+                    s.push(char::from(b'0' + empty));
+                    empty = 0;
+                }
+                s.push_str(&p.to_string());
+            }
+            if empty > 0 {
+                s.push(char::from(b'0' + empty));
+            }
+            if r < 8 {
+                s.push('/');
+            }
+        }
+        s.push_str(if self.side_to_move() == Color::Black {
+            " b "
+        } else {
+            " w "
+        });
+        let mut any = false;
+        for c in Color::ALL {
+            for pt in PieceType::SFEN_HAND_ORDER {
+                let n = self.hand(c).count(pt);
+                if n == 0 {
+                    continue;
+                }
+                any = true;
+                if n > 1 {
+                    s.push_str(&n.to_string());
+                }
+                let l = pt.letter();
+                s.push(if c == Color::White {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
+            }
+        }
+        if !any {
+            s.push('-');
+        }
+        s.push_str(&format!(" {}", self.game_ply()));
+        s
+    }
+}
+
+fn parse_board(text: &str) -> Result<[Piece; 81], SfenError> {
+    let mut board = [Piece::NONE; 81];
+    let ranks: Vec<&str> = text.split('/').collect();
+    if ranks.len() != 9 {
+        return Err(SfenError::RankCount(ranks.len()));
+    }
+    for (r, rank) in ranks.iter().enumerate() {
+        // Files are written from 9 down to 1; `col` counts squares from the left edge.
+        let mut col = 0usize;
+        let mut promoted = false;
+        for ch in rank.chars() {
+            if let Some(d) = ch.to_digit(10) {
+                if promoted || d == 0 {
+                    return Err(if promoted {
+                        SfenError::BadPromotion(rank.to_string())
+                    } else {
+                        SfenError::UnknownLetter(ch)
+                    });
+                }
+                col += d as usize;
+                continue;
+            }
+            if ch == '+' {
+                if promoted {
+                    return Err(SfenError::BadPromotion(rank.to_string()));
+                }
+                promoted = true;
+                continue;
+            }
+            let pt = if ch.is_ascii() {
+                PieceType::from_letter(ch as u8)
+            } else {
+                None
+            };
+            let Some(mut pt) = pt else {
+                return Err(SfenError::UnknownLetter(ch));
+            };
+            if promoted {
+                if !pt.can_promote() {
+                    return Err(SfenError::BadPromotion(format!("+{ch}")));
+                }
+                pt = pt.promote();
+                promoted = false;
+            }
+            if col >= 9 {
+                col += 1;
+                continue;
+            }
+            let color = if ch.is_ascii_uppercase() {
+                Color::Black
+            } else {
+                Color::White
+            };
+            board[Square::from_file_rank(8 - col as u8, r as u8).index()] = Piece::new(color, pt);
+            col += 1;
+        }
+        if promoted {
+            return Err(SfenError::BadPromotion(rank.to_string()));
+        }
+        if col != 9 {
+            return Err(SfenError::RankLength {
+                rank: r + 1,
+                squares: col,
+            });
+        }
+    }
+    Ok(board)
+}
+
+fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
+    let mut hands = [Hand::EMPTY; 2];
+    if text == "-" {
+        return Ok(hands);
+    }
+    let bad = || SfenError::BadHand(text.to_string());
+    let mut count: Option<u32> = None;
+    for ch in text.chars() {
+        if let Some(d) = ch.to_digit(10) {
+            let n = count.unwrap_or(0) * 10 + d;
+            if n > 18 || (count.is_none() && d == 0) {
+                return Err(bad());
+            }
+            count = Some(n);
+            continue;
+        }
+        let pt = if ch.is_ascii() {
+            PieceType::from_letter(ch as u8)
+        } else {
+            None
+        };
+        let Some(pt) = pt.filter(|p| *p != PieceType::King) else {
+            return Err(bad());
+        };
+        let c = if ch.is_ascii_uppercase() {
+            Color::Black
+        } else {
+            Color::White
+        };
+        let n = count.take().unwrap_or(1);
+        if n < 1 {
+            return Err(bad());
+        }
+        let total = hands[c.index()].count(pt) + n;
+        if total > pt.count_in_set() as u32 {
+            return Err(SfenError::TooManyPieces {
+                piece: pt,
+                count: total,
+                max: pt.count_in_set() as u32,
+            });
+        }
+        hands[c.index()].set(pt, total);
+    }
+    if count.is_some() || text.is_empty() {
+        return Err(bad());
+    }
+    Ok(hands)
+}
+
+fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<(), SfenError> {
+    let mut kings = [0u32; 2];
+    let mut totals = [0u32; 16];
+    let mut pawn_files = [[false; 9]; 2];
+    for sq in Square::all() {
+        let p = board[sq.index()];
+        if p.is_none() {
+            continue;
+        }
+        let (c, pt) = (p.color(), p.kind());
+        totals[pt.unpromote().index()] += 1;
+        if pt == PieceType::King {
+            kings[c.index()] += 1;
+        }
+        let rel = sq.relative_rank(c);
+        let dead = match pt {
+            PieceType::Pawn | PieceType::Lance => rel == 0,
+            PieceType::Knight => rel <= 1,
+            _ => false,
+        };
+        if dead {
+            return Err(SfenError::DeadSquare {
+                piece: pt,
+                color: c,
+                square: sq,
+            });
+        }
+        if pt == PieceType::Pawn {
+            let f = sq.file() as usize;
+            if pawn_files[c.index()][f] {
+                return Err(SfenError::TwoPawns {
+                    color: c,
+                    file: f as u8,
+                });
+            }
+            pawn_files[c.index()][f] = true;
+        }
+    }
+    for c in Color::ALL {
+        if kings[c.index()] > 1 {
+            return Err(SfenError::KingCount {
+                color: c,
+                count: kings[c.index()],
+            });
+        }
+    }
+    if kings == [0, 0] {
+        return Err(SfenError::NoKings);
+    }
+    for pt in PieceType::HAND {
+        let n = totals[pt.index()] + hands[0].count(pt) + hands[1].count(pt);
+        let max = pt.count_in_set() as u32;
+        if n > max {
+            return Err(SfenError::TooManyPieces {
+                piece: pt,
+                count: n,
+                max,
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::position::START_SFEN;
+
+    #[test]
+    fn round_trips_canonical_sfen() {
+        for s in [
+            START_SFEN,
+            "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+            "R8/2K1S1SSk/4B4/9/9/9/9/9/1L1L1L3 b RBGSNLP3g3n17p 1",
+            "4k4/9/4S4/9/9/9/9/9/9 b S2r2b4g2s4n4l18p 1",
+            "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ] {
+            let p = Position::from_sfen(s).unwrap();
+            assert_eq!(p.to_sfen(), s);
+        }
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b P2p3P 7").unwrap();
+        assert_eq!(p.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b 4P2p 7");
+    }
+
+    #[test]
+    fn rejects_bad_setups_with_the_reason() {
+        let err = |s: &str| Position::from_sfen(s).unwrap_err();
+        assert_eq!(err("lnsgkgsnl/1r5b1 b - 1"), SfenError::RankCount(2));
+        assert!(matches!(
+            err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R/LNSGKGSNL b - 1"),
+            SfenError::RankLength {
+                rank: 8,
+                squares: 8
+            }
+        ));
+        assert!(matches!(
+            err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R2/LNSGKGSNL b - 1"),
+            SfenError::RankLength {
+                rank: 8,
+                squares: 10
+            }
+        ));
+        assert_eq!(
+            err("lnsgkgsnx/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"),
+            SfenError::UnknownLetter('x')
+        );
+        assert!(matches!(
+            err("4+k4/9/9/9/9/9/9/9/4K4 b - 1"),
+            SfenError::BadPromotion(_)
+        ));
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/3+GK4 b - 1"),
+            SfenError::BadPromotion(_)
+        ));
+        assert!(matches!(
+            err("P3k4/9/9/9/9/9/9/9/4K4 b - 1"),
+            SfenError::DeadSquare {
+                piece: PieceType::Pawn,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("4k4/N8/9/9/9/9/9/9/4K4 b - 1"),
+            SfenError::DeadSquare {
+                piece: PieceType::Knight,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/l3K4 b - 1"),
+            SfenError::DeadSquare {
+                piece: PieceType::Lance,
+                ..
+            }
+        ));
+        assert_eq!(
+            err("4k4/9/9/P8/9/P8/9/9/4K4 b - 1"),
+            SfenError::TwoPawns {
+                color: Color::Black,
+                file: 8
+            }
+        );
+        assert!(Position::from_sfen("4k4/9/9/P8/9/+P8/9/9/4K4 b - 1").is_ok());
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
+            SfenError::KingCount {
+                color: Color::Black,
+                count: 2
+            }
+        );
+        assert_eq!(err("9/9/9/9/9/9/9/9/9 b - 1"), SfenError::NoKings);
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/4K4 b 3R 1"),
+            SfenError::TooManyPieces {
+                piece: PieceType::Rook,
+                ..
+            }
+        ));
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/R3K4 b Rr 1"),
+            SfenError::TooManyPieces {
+                piece: PieceType::Rook,
+                ..
+            }
+        ));
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/4K4 x - 1"),
+            SfenError::BadSide("x".into())
+        );
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/4K4 b 2 1"),
+            SfenError::BadHand(_)
+        ));
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/4K4 b K 1"),
+            SfenError::BadHand(_)
+        ));
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/4K4 b 0P 1"),
+            SfenError::BadHand(_)
+        ));
+        assert!(matches!(
+            err("4k4/9/9/9/9/9/9/9/4K4 b - x"),
+            SfenError::BadPly(_)
+        ));
+        assert_eq!(err("4k4/9/9/9/9/9/9/9/4K4"), SfenError::FieldCount(1));
+        assert_eq!(
+            err("4k4/4R4/9/9/9/9/9/9/4K4 b - 1"),
+            SfenError::OpponentInCheck
+        );
+        // In check on one's own move is an ordinary position.
+        assert!(Position::from_sfen("4k4/4R4/9/9/9/9/9/9/4K4 w - 1").is_ok());
+    }
+}
