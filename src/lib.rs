@@ -1,3 +1,4 @@
 //! kirin: a shogi engine.
 
+pub mod search;
 pub mod shogi;

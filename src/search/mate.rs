@@ -1,0 +1,1 @@
+//! Mate solver (df-pn) for `go mate`.

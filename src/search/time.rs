@@ -1,0 +1,1 @@
+//! Time management by the tournament rules.
