@@ -1,4 +1,6 @@
 //! kirin: a shogi engine.
 
+pub mod eval;
 pub mod search;
 pub mod shogi;
+pub mod usi;

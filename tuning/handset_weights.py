@@ -1,0 +1,45 @@
+#!/usr/bin/env python3
+"""Writes the hand-set evaluation weights: the baseline the fitted weights are measured against.
+
+Usage: python3 tuning/handset_weights.py > src/eval/weights_handset.txt
+Layout (see src/eval/features.rs): board[15], hand[8][19], psq[15][81], own_king[15][17][17],
+enemy_king[15][17][17]; kinds 1..14 are P L N S B R G K +P +L +N +S +B +R.
+"""
+
+BOARD = [0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395]
+# Value of the n-th piece of a kind in hand: a little above the board value, with diminishing returns.
+HAND_FIRST = {1: 100, 2: 350, 3: 450, 4: 550, 5: 950, 6: 1100, 7: 600}
+GOLDISH = {4, 7, 9, 10, 11, 12}  # silver, gold and the small promoted pieces
+
+
+def main():
+    out = ["# hand-set baseline weights (tuning/handset_weights.py)"]
+    out.append("board " + " ".join(map(str, BOARD)))
+    hand = []
+    for k in range(8):
+        for n in range(19):
+            v = 0
+            if k in HAND_FIRST:
+                v = int(HAND_FIRST[k] * (0.96 ** n))
+            hand.append(v)
+    out.append("hand " + " ".join(map(str, hand)))
+    out.append("psq " + " ".join(["0"] * (15 * 81)))
+    own, enemy = [], []
+    for k in range(15):
+        for df in range(-8, 9):
+            for dr in range(-8, 9):
+                d = max(abs(df), abs(dr))
+                o = e = 0
+                if k in GOLDISH and d <= 2:
+                    o = 30 if d == 1 else 12
+                if k in GOLDISH | {13, 14} and d <= 2:
+                    e = 25 if d == 1 else 10
+                own.append(o)
+                enemy.append(e)
+    out.append("own_king " + " ".join(map(str, own)))
+    out.append("enemy_king " + " ".join(map(str, enemy)))
+    print("\n".join(out))
+
+
+if __name__ == "__main__":
+    main()
