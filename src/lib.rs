@@ -4,3 +4,4 @@ pub mod eval;
 pub mod search;
 pub mod shogi;
 pub mod usi;
+pub mod bench;

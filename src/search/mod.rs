@@ -2,9 +2,14 @@
 //! one transposition table (lazy SMP). The interface below is all the USI layer sees: limits and
 //! options in, reports and an outcome out. The search knows nothing of protocol text.
 
+mod driver;
+mod history;
 pub mod mate;
+mod movepick;
+pub mod see;
 pub mod time;
 pub mod tt;
+pub mod worker;
 
 use crate::shogi::{EnteringKingRule, Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -198,15 +203,6 @@ impl Searcher {
     ) -> Outcome {
         self.control.reset(limits.ponder || limits.infinite);
         self.tt.new_search();
-        let _ = (opts, &mut *report);
-        let moves = crate::shogi::legal_moves(pos);
-        let outcome = match moves.first() {
-            Some(&best) => Outcome::Move { best, ponder: None },
-            None => Outcome::Resign,
-        };
-        while self.control.pondering.load(Ordering::SeqCst) && !self.control.stopped() {
-            std::thread::sleep(std::time::Duration::from_millis(1));
-        }
-        outcome
+        driver::think(pos, limits, opts, &self.tt, &self.control, report)
     }
 }

@@ -1,0 +1,761 @@
+//! One search thread: principal-variation alpha-beta with quiescence, run by iterative deepening.
+
+use super::history::{Histories, PieceTo, stat_bonus};
+use super::movepick::{OrderContext, is_capture, order, order_tactical, piece_to};
+use super::see::{see_ge, value as see_value};
+use super::time::TimeManager;
+use super::tt::{Bound, TranspositionTable, TtEntry};
+use super::{SearchControl, SearchOptions};
+use crate::eval::evaluate;
+use crate::shogi::{Color, Move, MoveList, Position, Repetition, movegen};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Instant;
+
+pub const VALUE_MATE: i32 = 32000;
+pub const VALUE_INFINITE: i32 = 32001;
+pub const VALUE_NONE: i32 = 32002;
+pub const MAX_PLY: usize = 240;
+pub const MATE_IN_MAX_PLY: i32 = VALUE_MATE - MAX_PLY as i32;
+/// Repeating a board while holding more pieces: not a mate, but as good as a large material gain.
+pub const VALUE_SUPERIOR: i32 = 3000;
+/// How far back repetitions are looked for inside the tree.
+const REPETITION_PLIES: usize = 32;
+
+#[inline]
+pub fn mate_in(ply: usize) -> i32 {
+    VALUE_MATE - ply as i32
+}
+
+#[inline]
+pub fn mated_in(ply: usize) -> i32 {
+    -VALUE_MATE + ply as i32
+}
+
+/// Mate scores are stored relative to the node, not the root, so that they stay true when the
+/// same position is reached at another ply.
+fn value_to_tt(v: i32, ply: usize) -> i32 {
+    if v >= MATE_IN_MAX_PLY {
+        v + ply as i32
+    } else if v <= -MATE_IN_MAX_PLY {
+        v - ply as i32
+    } else {
+        v
+    }
+}
+
+fn value_from_tt(v: i32, ply: usize) -> i32 {
+    if v == VALUE_NONE {
+        VALUE_NONE
+    } else if v >= MATE_IN_MAX_PLY {
+        v - ply as i32
+    } else if v <= -MATE_IN_MAX_PLY {
+        v + ply as i32
+    } else {
+        v
+    }
+}
+
+/// Switches for each selective technique, so each can be measured alone.
+#[derive(Clone, Copy, Debug)]
+pub struct Selectivity {
+    pub null_move: bool,
+    pub lmr: bool,
+    pub futility: bool,
+    pub see_pruning: bool,
+    pub razoring: bool,
+    pub check_extension: bool,
+    pub mate_one: bool,
+}
+
+impl Default for Selectivity {
+    fn default() -> Self {
+        Selectivity {
+            null_move: true,
+            lmr: true,
+            futility: true,
+            see_pruning: true,
+            razoring: true,
+            check_extension: true,
+            mate_one: true,
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    pub mv: Move,
+    pub score: i32,
+    pub prev_score: i32,
+    pub sel_depth: usize,
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Default)]
+struct Frame {
+    pv: Vec<Move>,
+    killers: [Move; 2],
+    static_eval: i32,
+    piece_to: Option<PieceTo>,
+    current: Move,
+}
+
+pub struct Worker<'a> {
+    pub pos: Position,
+    tt: &'a TranspositionTable,
+    pub control: &'a SearchControl,
+    opts: &'a SearchOptions,
+    node_counters: &'a [AtomicU64],
+    pub id: usize,
+    hist: Box<Histories>,
+    stack: Vec<Frame>,
+    pub root_moves: Vec<RootMove>,
+    pv_idx: usize,
+    sel_depth: usize,
+    pub completed_depth: i32,
+    pub nodes: u64,
+    root_color: Color,
+    reductions: Vec<i32>,
+    pub selectivity: Selectivity,
+    // Main thread only: limits and the clock.
+    pub time: Option<TimeManager>,
+    pub node_limit: u64,
+    pub start: Instant,
+    pub best_move_changes: f64,
+}
+
+impl<'a> Worker<'a> {
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        pos: Position,
+        root_moves: Vec<RootMove>,
+        tt: &'a TranspositionTable,
+        control: &'a SearchControl,
+        opts: &'a SearchOptions,
+        node_counters: &'a [AtomicU64],
+        id: usize,
+        start: Instant,
+    ) -> Worker<'a> {
+        let mut reductions = vec![0; 256];
+        for (i, r) in reductions.iter_mut().enumerate().skip(1) {
+            *r = (20.0 * (i as f64).ln()) as i32;
+        }
+        let root_color = pos.side_to_move();
+        Worker {
+            pos,
+            tt,
+            control,
+            opts,
+            node_counters,
+            id,
+            hist: Histories::new(),
+            stack: vec![Frame::default(); MAX_PLY + 8],
+            root_moves,
+            pv_idx: 0,
+            sel_depth: 0,
+            completed_depth: 0,
+            nodes: 0,
+            root_color,
+            reductions,
+            selectivity: Selectivity::default(),
+            time: None,
+            node_limit: 0,
+            start,
+            best_move_changes: 0.0,
+        }
+    }
+
+    #[inline]
+    fn reduction(&self, improving: bool, depth: i32, move_count: usize) -> i32 {
+        let r = self.reductions[depth.clamp(0, 255) as usize] * self.reductions[move_count.min(255)];
+        (r + 600) / 1000 + i32::from(!improving && r > 900)
+    }
+
+    fn draw_value(&self) -> i32 {
+        let v = match self.root_color {
+            Color::Black => self.opts.draw_value_black,
+            Color::White => self.opts.draw_value_white,
+        };
+        if self.pos.side_to_move() == self.root_color { v } else { -v }
+    }
+
+    #[inline]
+    fn count_node(&mut self) {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.node_counters[self.id].store(self.nodes, Ordering::Relaxed);
+            if self.id == 0 {
+                self.check_limits();
+            }
+        }
+    }
+
+    /// Main thread: take a pending `ponderhit`, then stop on the clock or the node limit.
+    pub fn check_limits(&mut self) {
+        if self.control.stopped() {
+            return;
+        }
+        if let Ok(mut hit) = self.control.ponderhit.lock() {
+            if let Some(new_clock) = hit.take() {
+                let now = Instant::now();
+                match (new_clock, self.time.as_mut()) {
+                    (Some(clock), _) => {
+                        self.time = Some(TimeManager::new(&clock, &self.opts.time, self.pos.game_ply(), now));
+                    }
+                    (None, Some(tm)) => tm.restart(now),
+                    (None, None) => {}
+                }
+            }
+        }
+        if self.control.pondering.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Some(tm) = &self.time {
+            if Instant::now() >= tm.deadline() {
+                self.control.stop();
+            }
+        }
+        if self.node_limit > 0 {
+            let total: u64 = self.node_counters.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+            if total >= self.node_limit {
+                self.control.stop();
+            }
+        }
+    }
+
+    /// One iteration at `depth` for the current `pv_idx`, with an aspiration window around the
+    /// previous score. Returns false when the search was stopped.
+    pub fn aspiration(&mut self, depth: i32, report: &mut dyn FnMut(&Worker, i32, i32, i32)) -> bool {
+        let prev = self.root_moves[self.pv_idx].prev_score;
+        let mut delta = 18 + prev.abs() / 12;
+        let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {
+            ((prev - delta).max(-VALUE_INFINITE), (prev + delta).min(VALUE_INFINITE))
+        } else {
+            (-VALUE_INFINITE, VALUE_INFINITE)
+        };
+        loop {
+            self.sel_depth = 0;
+            let v = self.search::<true>(alpha, beta, depth, 0, false);
+            let from = self.pv_idx;
+            self.root_moves[from..].sort_by(|a, b| b.score.cmp(&a.score));
+            if self.control.stopped() {
+                return false;
+            }
+            if v <= alpha {
+                report(self, depth, alpha, beta);
+                beta = (alpha + beta) / 2;
+                alpha = (v - delta).max(-VALUE_INFINITE);
+            } else if v >= beta {
+                report(self, depth, alpha, beta);
+                beta = (v + delta).min(VALUE_INFINITE);
+            } else {
+                return true;
+            }
+            delta += delta / 2 + 5;
+        }
+    }
+
+    pub fn set_pv_idx(&mut self, i: usize) {
+        self.pv_idx = i;
+    }
+
+    pub fn sel_depth(&self) -> usize {
+        self.sel_depth
+    }
+
+    fn search<const PV: bool>(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
+        let root = ply == 0;
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply, 0);
+        }
+        if PV {
+            self.stack[ply].pv.clear();
+            self.sel_depth = self.sel_depth.max(ply + 1);
+        }
+        self.count_node();
+        let in_check = self.pos.in_check();
+
+        if !root {
+            if self.control.stopped() {
+                return 0;
+            }
+            match self.pos.repetition(REPETITION_PLIES) {
+                Repetition::None => {}
+                Repetition::Draw => return self.draw_value(),
+                Repetition::Win => return mate_in(ply),
+                Repetition::Loss => return mated_in(ply),
+                Repetition::Superior => return VALUE_SUPERIOR,
+                Repetition::Inferior => return -VALUE_SUPERIOR,
+            }
+            if self.opts.max_moves_to_draw > 0 && self.pos.game_ply() > self.opts.max_moves_to_draw {
+                return self.draw_value();
+            }
+            if ply >= MAX_PLY {
+                return if in_check { 0 } else { evaluate(&self.pos) };
+            }
+            alpha = alpha.max(mated_in(ply));
+            beta = beta.min(mate_in(ply + 1));
+            if alpha >= beta {
+                return alpha;
+            }
+            if self.pos.can_declare_win(self.opts.entering_king_rule) {
+                return mate_in(ply + 1);
+            }
+        }
+
+        let key = self.pos.key();
+        let tte = self.tt.probe(key);
+        let tt_value = tte.map_or(VALUE_NONE, |e| value_from_tt(e.value, ply));
+        let tt_move = if root {
+            self.root_moves[self.pv_idx].mv
+        } else {
+            tte.map_or(Move::NONE, |e| e.mv)
+        };
+        if !PV {
+            if let Some(e) = tte {
+                if e.depth >= depth
+                    && tt_value != VALUE_NONE
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => tt_value >= beta,
+                        Bound::Upper => tt_value <= alpha,
+                        Bound::None => false,
+                    }
+                {
+                    return tt_value;
+                }
+            }
+        }
+
+        let mut moves = MoveList::new();
+        movegen::search_moves(&self.pos, &mut moves);
+        if moves.is_empty() {
+            // Checkmate, or the rare position with no legal move, which also loses.
+            return mated_in(ply);
+        }
+
+        let static_eval;
+        let mut eval;
+        if in_check {
+            static_eval = VALUE_NONE;
+            eval = VALUE_NONE;
+        } else {
+            static_eval = match tte {
+                Some(e) if e.eval != VALUE_NONE => e.eval,
+                _ => evaluate(&self.pos),
+            };
+            eval = static_eval;
+            if tt_value != VALUE_NONE {
+                let better = if tt_value > eval { Bound::Lower } else { Bound::Upper };
+                if tte.is_some_and(|e| e.bound == better || e.bound == Bound::Exact) {
+                    eval = tt_value;
+                }
+            }
+            if tte.is_none() {
+                self.tt.store(key, TtEntry { mv: Move::NONE, value: VALUE_NONE, eval: static_eval, depth: -7, bound: Bound::None });
+            }
+        }
+        self.stack[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && {
+            let prev = self.stack[ply - 2].static_eval;
+            prev == VALUE_NONE || static_eval > prev
+        };
+
+        if !root && !in_check && self.selectivity.mate_one {
+            if let Some(m) = self.mate_in_one(&moves) {
+                let v = mate_in(ply + 1);
+                self.tt.store(key, TtEntry { mv: m, value: value_to_tt(v, ply), eval: static_eval, depth: depth.min(100), bound: Bound::Exact });
+                if PV {
+                    self.stack[ply].pv.clear();
+                    self.stack[ply].pv.push(m);
+                }
+                return v;
+            }
+        }
+
+        if !PV && !in_check {
+            if self.selectivity.razoring && depth <= 2 && eval + 350 + 250 * depth < alpha {
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
+                if v < alpha {
+                    return v;
+                }
+            }
+            if self.selectivity.futility
+                && depth < 8
+                && eval - 110 * (depth - i32::from(improving)) >= beta
+                && eval < MATE_IN_MAX_PLY
+            {
+                return eval;
+            }
+            let last = self.pos.last_move();
+            if self.selectivity.null_move
+                && depth >= 2
+                && eval >= beta
+                && static_eval >= beta - 20 * depth + 160
+                && !last.is_none()
+                && beta > -MATE_IN_MAX_PLY
+            {
+                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                self.stack[ply].current = Move::NONE;
+                self.stack[ply].piece_to = None;
+                self.pos.do_null_move();
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.undo_null_move();
+                if self.control.stopped() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if v >= MATE_IN_MAX_PLY { beta } else { v };
+                }
+            }
+        }
+
+        let cont = [
+            if ply >= 1 { self.stack[ply - 1].piece_to } else { None },
+            if ply >= 2 { self.stack[ply - 2].piece_to } else { None },
+            if ply >= 4 { self.stack[ply - 4].piece_to } else { None },
+        ];
+        let counter = cont[0].map_or(Move::NONE, |p| self.hist.counter[p]);
+        let killers = self.stack[ply].killers;
+        let ordered = order(&self.pos, &moves, &OrderContext { tt_move, killers, counter, cont, hist: &self.hist });
+        self.stack[ply + 1].killers = [Move::NONE; 2];
+
+        let us = self.pos.side_to_move();
+        let mut best_value = -VALUE_INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0usize;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut captures_tried: Vec<Move> = Vec::new();
+        let original_alpha = alpha;
+
+        for &(m, _) in &ordered {
+            if root && !self.root_moves[self.pv_idx..].iter().any(|rm| rm.mv == m) {
+                continue;
+            }
+            move_count += 1;
+            let capture = is_capture(&self.pos, m);
+            let quiet = !capture && !m.is_promotion();
+            let gives_check = self.pos.gives_check(m);
+
+            if !root && best_value > -MATE_IN_MAX_PLY {
+                let lmr_depth = (depth - 1 - self.reduction(improving, depth, move_count)).max(0);
+                if quiet && !gives_check {
+                    if self.selectivity.futility
+                        && move_count >= (3 + (depth * depth) as usize) / (2 - usize::from(improving))
+                    {
+                        continue;
+                    }
+                    if self.selectivity.futility && !in_check && lmr_depth < 7 && static_eval + 140 + 110 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    if self.selectivity.see_pruning && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if self.selectivity.see_pruning && depth < 7 && !see_ge(&self.pos, m, -90 * depth) {
+                    continue;
+                }
+            }
+
+            let extension = i32::from(
+                self.selectivity.check_extension
+                    && gives_check
+                    && (ply as i32) < 2 * self.completed_depth.max(4)
+                    && see_ge(&self.pos, m, 0),
+            );
+            let new_depth = depth - 1 + extension;
+            let pt = piece_to(&self.pos, m);
+            self.stack[ply].current = m;
+            self.stack[ply].piece_to = Some(pt);
+            let nodes_before = self.nodes;
+            self.pos.do_move_with_check(m, gives_check);
+
+            let mut value;
+            if self.selectivity.lmr && depth >= 2 && move_count > 1 + usize::from(root) && (quiet || cut_node) {
+                let mut r = self.reduction(improving, depth, move_count);
+                if !PV {
+                    r += 1;
+                }
+                if cut_node {
+                    r += 1;
+                }
+                if quiet {
+                    let h = self.hist.butterfly(us, m) + self.hist.continuation(cont[0], pt) + self.hist.continuation(cont[1], pt);
+                    r -= h / 12000;
+                }
+                if gives_check {
+                    r -= 1;
+                }
+                let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
+                value = -self.search::<false>(-(alpha + 1), -alpha, d, ply + 1, true);
+                if value > alpha && d < new_depth {
+                    value = -self.search::<false>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !PV || move_count > 1 {
+                value = -self.search::<false>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                value = alpha + 1; // forces the full-window search below for the first move
+            }
+            if PV && (move_count == 1 || (value > alpha && (root || value < beta))) {
+                value = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.pos.undo_move();
+            if self.control.stopped() {
+                return 0;
+            }
+
+            if root {
+                let child_pv = self.stack[1].pv.clone();
+                let sel = self.sel_depth;
+                if let Some(rm) = self.root_moves.iter_mut().find(|rm| rm.mv == m) {
+                    if move_count == 1 || value > alpha {
+                        rm.score = value;
+                        rm.sel_depth = sel;
+                        rm.pv.clear();
+                        rm.pv.push(m);
+                        rm.pv.extend(child_pv);
+                        if move_count > 1 && self.id == 0 {
+                            self.best_move_changes += 1.0;
+                        }
+                    } else {
+                        rm.score = -VALUE_INFINITE;
+                    }
+                }
+                let _ = nodes_before;
+            }
+
+            if value > best_value {
+                best_value = value;
+                if value > alpha {
+                    best_move = m;
+                    if PV && !root {
+                        let (head, tail) = self.stack.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(m);
+                        pv.extend_from_slice(&tail[0].pv);
+                    }
+                    if value >= beta {
+                        break;
+                    }
+                    alpha = value;
+                }
+            }
+            if m != best_move {
+                if quiet {
+                    if quiets_tried.len() < 64 {
+                        quiets_tried.push(m);
+                    }
+                } else if captures_tried.len() < 32 {
+                    captures_tried.push(m);
+                }
+            }
+        }
+
+        if move_count == 0 {
+            // Every move was excluded by `searchmoves` filtering at the root; cannot happen elsewhere.
+            return if in_check { mated_in(ply) } else { alpha };
+        }
+
+        if best_value >= beta && !best_move.is_none() {
+            self.update_stats(best_move, depth, ply, &quiets_tried, &captures_tried, cont);
+        }
+
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if PV && best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, TtEntry { mv: best_move, value: value_to_tt(best_value, ply), eval: static_eval, depth, bound });
+        best_value
+    }
+
+    fn update_stats(&mut self, best: Move, depth: i32, ply: usize, quiets: &[Move], captures: &[Move], cont: [Option<PieceTo>; 3]) {
+        let us = self.pos.side_to_move();
+        let bonus = stat_bonus(depth);
+        let best_pt = piece_to(&self.pos, best);
+        if is_capture(&self.pos, best) || best.is_promotion() {
+            let k = victim_kind(&self.pos, best);
+            self.hist.update_capture(best_pt, k, bonus);
+        } else {
+            let k = &mut self.stack[ply].killers;
+            if k[0] != best {
+                k[1] = k[0];
+                k[0] = best;
+            }
+            if let Some(p) = cont[0] {
+                self.hist.counter[p] = best;
+            }
+            self.hist.update_butterfly(us, best, bonus);
+            for &c in &cont {
+                self.hist.update_continuation(c, best_pt, bonus);
+            }
+            for &q in quiets {
+                let qpt = piece_to(&self.pos, q);
+                self.hist.update_butterfly(us, q, -bonus);
+                for &c in &cont {
+                    self.hist.update_continuation(c, qpt, -bonus);
+                }
+            }
+        }
+        for &c in captures {
+            let k = victim_kind(&self.pos, c);
+            self.hist.update_capture(piece_to(&self.pos, c), k, -bonus);
+        }
+    }
+
+    /// A checking move after which the opponent has no legal reply. Only contact checks and
+    /// knight checks are tried: they are the cheap, common mates; distant checks are left to the
+    /// search.
+    fn mate_in_one(&mut self, moves: &MoveList) -> Option<Move> {
+        let them = !self.pos.side_to_move();
+        let ksq = self.pos.king_square(them)?;
+        let near = crate::shogi::attacks::king_attacks(ksq) | crate::shogi::attacks::knight_attacks(them, ksq);
+        for &m in moves {
+            if !near.has(m.to()) || !self.pos.gives_check(m) {
+                continue;
+            }
+            self.pos.do_move_with_check(m, true);
+            let mut replies = MoveList::new();
+            movegen::evasions(&self.pos, &mut replies);
+            let mated = replies.is_empty();
+            self.pos.undo_move();
+            if mated {
+                return Some(m);
+            }
+        }
+        None
+    }
+
+    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
+        if PV {
+            self.stack[ply].pv.clear();
+            self.sel_depth = self.sel_depth.max(ply + 1);
+        }
+        self.count_node();
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY {
+            return if in_check { 0 } else { evaluate(&self.pos) };
+        }
+        if self.control.stopped() {
+            return 0;
+        }
+        let key = self.pos.key();
+        let tte = self.tt.probe(key);
+        let tt_value = tte.map_or(VALUE_NONE, |e| value_from_tt(e.value, ply));
+        let tt_depth = if in_check || qdepth == 0 { 0 } else { -1 };
+        if !PV {
+            if let Some(e) = tte {
+                if e.depth >= tt_depth
+                    && tt_value != VALUE_NONE
+                    && match e.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => tt_value >= beta,
+                        Bound::Upper => tt_value <= alpha,
+                        Bound::None => false,
+                    }
+                {
+                    return tt_value;
+                }
+            }
+        }
+        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        let mut moves = MoveList::new();
+        let mut best_value;
+        let static_eval;
+        if in_check {
+            movegen::evasions(&self.pos, &mut moves);
+            if moves.is_empty() {
+                return mated_in(ply);
+            }
+            best_value = -VALUE_INFINITE;
+            static_eval = VALUE_NONE;
+        } else {
+            static_eval = match tte {
+                Some(e) if e.eval != VALUE_NONE => e.eval,
+                _ => evaluate(&self.pos),
+            };
+            best_value = static_eval;
+            if best_value >= beta {
+                if tte.is_none() {
+                    self.tt.store(key, TtEntry { mv: Move::NONE, value: value_to_tt(best_value, ply), eval: static_eval, depth: -7, bound: Bound::Lower });
+                }
+                return best_value;
+            }
+            alpha = alpha.max(best_value);
+            movegen::tactical_moves(&self.pos, &mut moves);
+        }
+        let ordered = if in_check {
+            order(&self.pos, &moves, &OrderContext { tt_move, killers: [Move::NONE; 2], counter: Move::NONE, cont: [None; 3], hist: &self.hist })
+        } else {
+            order_tactical(&self.pos, &moves, tt_move)
+        };
+        let mut best_move = Move::NONE;
+        let original_alpha = alpha;
+        for &(m, _) in &ordered {
+            let gives_check = self.pos.gives_check(m);
+            if !in_check {
+                if !gives_check && best_value > -MATE_IN_MAX_PLY {
+                    let victim = if is_capture(&self.pos, m) { see_value(self.pos.piece_on(m.to()).kind()) } else { 0 };
+                    let promo = if m.is_promotion() { 400 } else { 0 };
+                    if static_eval + victim + promo + 150 <= alpha {
+                        continue;
+                    }
+                }
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.stack[ply].current = m;
+            self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
+            self.pos.do_move_with_check(m, gives_check);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
+            self.pos.undo_move();
+            if self.control.stopped() {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        let (head, tail) = self.stack.split_at_mut(ply + 1);
+                        let pv = &mut head[ply].pv;
+                        pv.clear();
+                        pv.push(m);
+                        pv.extend_from_slice(&tail[0].pv);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if PV && best_value > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, TtEntry { mv: best_move, value: value_to_tt(best_value, ply), eval: static_eval, depth: tt_depth, bound });
+        best_value
+    }
+
+    pub fn publish_nodes(&self) {
+        self.node_counters[self.id].store(self.nodes, Ordering::Relaxed);
+    }
+
+    /// Nodes of all threads, as last published.
+    pub fn total_nodes(&self) -> u64 {
+        self.publish_nodes();
+        self.node_counters.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+    }
+}
+
+#[inline]
+fn victim_kind(pos: &Position, m: Move) -> usize {
+    let v = pos.piece_on(m.to());
+    if !m.is_drop() && v.is_some() { v.kind().index() } else { 0 }
+}
