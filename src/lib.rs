@@ -1,7 +1,7 @@
 //! kirin: a shogi engine.
 
+pub mod bench;
 pub mod eval;
 pub mod search;
 pub mod shogi;
 pub mod usi;
-pub mod bench;

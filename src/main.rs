@@ -9,7 +9,11 @@ fn main() {
         let threads = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
         let r = kirin::bench::run(depth, threads, 64);
         let ms = r.elapsed.as_millis().max(1) as u64;
-        println!("Nodes searched: {}\nNodes/second: {}", r.nodes, r.nodes * 1000 / ms);
+        println!(
+            "Nodes searched: {}\nNodes/second: {}",
+            r.nodes,
+            r.nodes * 1000 / ms
+        );
         return;
     }
     if args.first().map(String::as_str) == Some("perft") {

@@ -49,11 +49,22 @@ fn root_move_list(pos: &Position, limits: &Limits) -> Vec<RootMove> {
         list.to_vec()
     } else {
         let legal = legal_moves(pos);
-        limits.searchmoves.iter().copied().filter(|m| legal.contains(m)).collect()
+        limits
+            .searchmoves
+            .iter()
+            .copied()
+            .filter(|m| legal.contains(m))
+            .collect()
     };
     moves
         .into_iter()
-        .map(|mv| RootMove { mv, score: -VALUE_INFINITE, prev_score: -VALUE_INFINITE, sel_depth: 0, pv: vec![mv] })
+        .map(|mv| RootMove {
+            mv,
+            score: -VALUE_INFINITE,
+            prev_score: -VALUE_INFINITE,
+            sel_depth: 0,
+            pv: vec![mv],
+        })
         .collect()
 }
 
@@ -74,7 +85,10 @@ fn decide(
     if opts.entering_king_rule == EnteringKingRule::Try {
         if let Some(m) = pos.try_move() {
             report(Report::Text("try rule: king reaches the try square".into()));
-            return Outcome::Move { best: m, ponder: None };
+            return Outcome::Move {
+                best: m,
+                ponder: None,
+            };
         }
     }
     let root_moves = root_move_list(pos, limits);
@@ -99,7 +113,10 @@ fn decide(
         (Some(a), _) => a,
         (None, b) => b,
     };
-    let time = limits.clock.as_ref().map(|c| TimeManager::new(c, &opts.time, pos.game_ply(), start));
+    let time = limits
+        .clock
+        .as_ref()
+        .map(|c| TimeManager::new(c, &opts.time, pos.game_ply(), start));
 
     let results: Vec<ThreadResult> = std::thread::scope(|s| {
         let mut handles = Vec::new();
@@ -109,14 +126,26 @@ fn decide(
             let spawned = builder.spawn_scoped(s, move || {
                 let mut w = Worker::new(pos, rm, tt, control, opts, counters, id, start);
                 iterate(&mut w, max_depth, limits, opts, &mut |_| {}, tt, start);
-                ThreadResult { depth: w.completed_depth, root_moves: w.root_moves }
+                ThreadResult {
+                    depth: w.completed_depth,
+                    root_moves: w.root_moves,
+                }
             });
             match spawned {
                 Ok(h) => handles.push(h),
                 Err(e) => log::warn!("could not start search thread {id}: {e}"),
             }
         }
-        let mut main = Worker::new(pos.clone(), root_moves.clone(), tt, control, opts, &counters, 0, start);
+        let mut main = Worker::new(
+            pos.clone(),
+            root_moves.clone(),
+            tt,
+            control,
+            opts,
+            &counters,
+            0,
+            start,
+        );
         main.time = time;
         main.node_limit = node_limit;
         iterate(&mut main, max_depth, limits, opts, report, tt, start);
@@ -126,7 +155,10 @@ fn decide(
             std::thread::sleep(Duration::from_millis(1));
         }
         control.stop();
-        let mut all = vec![ThreadResult { depth: main.completed_depth, root_moves: main.root_moves }];
+        let mut all = vec![ThreadResult {
+            depth: main.completed_depth,
+            root_moves: main.root_moves,
+        }];
         for h in handles {
             if let Ok(r) = h.join() {
                 all.push(r);
@@ -144,8 +176,15 @@ fn decide(
     if resign {
         return Outcome::Resign;
     }
-    let ponder = rm.pv.get(1).copied().or_else(|| ponder_from_tt(pos, rm.mv, tt));
-    Outcome::Move { best: rm.mv, ponder }
+    let ponder = rm
+        .pv
+        .get(1)
+        .copied()
+        .or_else(|| ponder_from_tt(pos, rm.mv, tt));
+    Outcome::Move {
+        best: rm.mv,
+        ponder,
+    }
 }
 
 /// The thread whose result to trust: deeper completed iterations win unless their score is worse;
@@ -157,7 +196,10 @@ fn pick_best(results: &[ThreadResult]) -> &ThreadResult {
         if r.depth == 0 {
             continue;
         }
-        if (r.depth > best.depth && rs >= bs) || (rs >= MATE_IN_MAX_PLY && rs > bs) || best.depth == 0 {
+        if (r.depth > best.depth && rs >= bs)
+            || (rs >= MATE_IN_MAX_PLY && rs > bs)
+            || best.depth == 0
+        {
             best = r;
         }
     }
@@ -218,7 +260,17 @@ fn iterate(
             continue;
         }
         for i in 0..multipv {
-            emit_pv(w, depth, -VALUE_INFINITE, VALUE_INFINITE, multipv, tt, start, report, i);
+            emit_pv(
+                w,
+                depth,
+                -VALUE_INFINITE,
+                VALUE_INFINITE,
+                multipv,
+                tt,
+                start,
+                report,
+                i,
+            );
         }
 
         let best = w.root_moves[0].mv;
@@ -233,7 +285,11 @@ fn iterate(
             break;
         }
         if let Some(tm) = &w.time {
-            let drop = if last_best.is_none() { 0 } else { last_score - score };
+            let drop = if last_best.is_none() {
+                0
+            } else {
+                last_score - score
+            };
             if tm.should_stop_after_iteration(start.elapsed(), w.best_move_changes, drop, single) {
                 break;
             }
@@ -258,7 +314,11 @@ fn emit_pv(
 ) {
     let rm = &w.root_moves[idx];
     let searched = rm.score != -VALUE_INFINITE;
-    let (v, d) = if searched { (rm.score, depth) } else { (rm.prev_score, (depth - 1).max(1)) };
+    let (v, d) = if searched {
+        (rm.score, depth)
+    } else {
+        (rm.prev_score, (depth - 1).max(1))
+    };
     if v == -VALUE_INFINITE {
         return;
     }

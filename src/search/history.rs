@@ -16,7 +16,11 @@ fn gravity(entry: &mut i16, bonus: i32) {
 /// Index of a move's origin for the butterfly table: the square, or 81 + kind for drops.
 #[inline]
 pub fn from_index(m: Move) -> usize {
-    if m.is_drop() { 81 + m.dropped().index() } else { m.from().index() }
+    if m.is_drop() {
+        81 + m.dropped().index()
+    } else {
+        m.from().index()
+    }
 }
 
 /// Index of (piece, destination), the key of continuation histories and counter moves.
@@ -40,13 +44,6 @@ impl Histories {
         })
     }
 
-    pub fn clear(&mut self) {
-        self.butterfly.fill(0);
-        self.continuation.fill(0);
-        self.capture.fill(0);
-        self.counter.fill(Move::NONE);
-    }
-
     #[inline]
     pub fn butterfly(&self, c: Color, m: Move) -> i32 {
         self.butterfly[(c.index() * 96 + from_index(m)) * 81 + m.to().index()] as i32
@@ -54,7 +51,10 @@ impl Histories {
 
     #[inline]
     pub fn update_butterfly(&mut self, c: Color, m: Move, bonus: i32) {
-        gravity(&mut self.butterfly[(c.index() * 96 + from_index(m)) * 81 + m.to().index()], bonus);
+        gravity(
+            &mut self.butterfly[(c.index() * 96 + from_index(m)) * 81 + m.to().index()],
+            bonus,
+        );
     }
 
     #[inline]

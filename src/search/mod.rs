@@ -5,6 +5,7 @@
 mod driver;
 mod history;
 pub mod mate;
+mod mate1;
 mod movepick;
 pub mod see;
 pub mod time;

@@ -1,15 +1,16 @@
-//! Move ordering. Moves are generated legal and whole (most shogi nodes have a hundred or more),
-//! scored once, and sorted: hash move, winning captures and promotions, killers and the counter
-//! move, quiet moves by history, losing captures last.
+//! Move ordering, in stages so that work is only done when the earlier moves did not refute the
+//! node: the hash move before anything is generated; then captures and promotions, winning ones
+//! first; then the killers and the counter move; then quiet moves by history; losing captures
+//! last. In check every evasion is generated at once and ordered the same way.
 
 use super::history::{Histories, PieceTo};
 use super::see::{see_ge, value};
-use crate::shogi::{Move, MoveList, Position};
+use crate::shogi::{MAX_MOVES, Move, MoveList, Position, movegen};
+use arrayvec::ArrayVec;
 
-pub const TT_SCORE: i32 = i32::MAX;
-const GOOD_CAPTURE: i32 = 1 << 28;
-const KILLER: i32 = 1 << 27;
-const BAD_CAPTURE: i32 = -(1 << 28);
+/// After this many picks by selection the rest is sorted once: cut-offs usually come early, and
+/// nodes that try every move are cheaper to sort than to scan again and again.
+const SELECT_FIRST: usize = 3;
 
 #[inline]
 pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
@@ -21,65 +22,265 @@ pub fn is_capture(pos: &Position, m: Move) -> bool {
     !m.is_drop() && pos.piece_on(m.to()).is_some()
 }
 
-pub struct OrderContext<'a> {
-    pub tt_move: Move,
+pub struct OrderContext {
     pub killers: [Move; 2],
     pub counter: Move,
     /// Piece-to of the moves 1, 2 and 4 plies back, for continuation histories.
     pub cont: [Option<PieceTo>; 3],
-    pub hist: &'a Histories,
 }
 
-/// Scores and sorts `moves` in place, best first, returning the scores alongside.
-pub fn order(pos: &Position, moves: &MoveList, ctx: &OrderContext) -> Vec<(Move, i32)> {
+#[derive(Copy, Clone, PartialEq, Eq)]
+pub enum Kind {
+    /// Every move: the main search.
+    Main,
+    /// Captures and promotions only: quiescence out of check.
+    Tactical,
+}
+
+#[derive(Copy, Clone, PartialEq, Eq, Debug)]
+enum Stage {
+    HashMove,
+    GenerateTactical,
+    GoodTactical,
+    Refutations,
+    GenerateQuiet,
+    Quiet,
+    BadTactical,
+    GenerateEvasions,
+    Evasions,
+    Done,
+}
+
+type Scored = ArrayVec<(Move, i32), MAX_MOVES>;
+
+pub struct MovePicker {
+    kind: Kind,
+    stage: Stage,
+    tt_move: Move,
+    moves: Scored,
+    bad: ArrayVec<Move, MAX_MOVES>,
+    refutations: [Move; 3],
+    next: usize,
+}
+
+/// Hands out the best remaining move of `moves[*next..]`: by selection for the first few picks,
+/// then from a one-time sort.
+fn pick_best(moves: &mut Scored, next: &mut usize, first_sorted: &mut bool) -> Option<Move> {
+    if *next >= moves.len() {
+        return None;
+    }
+    if *next < SELECT_FIRST {
+        let rest = &mut moves[*next..];
+        let mut best = 0;
+        for i in 1..rest.len() {
+            if rest[i].1 > rest[best].1 {
+                best = i;
+            }
+        }
+        rest.swap(0, best);
+    } else if !*first_sorted {
+        moves[*next..].sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        *first_sorted = true;
+    }
+    let m = moves[*next].0;
+    *next += 1;
+    Some(m)
+}
+
+impl MovePicker {
+    pub fn new(pos: &Position, tt_move: Move, kind: Kind) -> MovePicker {
+        let in_check = pos.in_check();
+        let usable = !tt_move.is_none()
+            && pos.is_legal_move(tt_move)
+            && (kind == Kind::Main
+                || in_check
+                || is_capture(pos, tt_move)
+                || tt_move.is_promotion());
+        let after_hash = if in_check {
+            Stage::GenerateEvasions
+        } else {
+            Stage::GenerateTactical
+        };
+        MovePicker {
+            kind,
+            stage: if usable { Stage::HashMove } else { after_hash },
+            tt_move: if usable { tt_move } else { Move::NONE },
+            moves: ArrayVec::new(),
+            bad: ArrayVec::new(),
+            refutations: [Move::NONE; 3],
+            next: 0,
+        }
+    }
+
+    pub fn next_move(
+        &mut self,
+        pos: &Position,
+        hist: &Histories,
+        ctx: &OrderContext,
+    ) -> Option<Move> {
+        let mut sorted = self.next > SELECT_FIRST;
+        loop {
+            match self.stage {
+                Stage::HashMove => {
+                    self.stage = if pos.in_check() {
+                        Stage::GenerateEvasions
+                    } else {
+                        Stage::GenerateTactical
+                    };
+                    return Some(self.tt_move);
+                }
+                Stage::GenerateTactical => {
+                    let mut list = MoveList::new();
+                    movegen::tactical_moves(pos, &mut list);
+                    self.score_tactical(pos, hist, &list);
+                    self.next = 0;
+                    self.stage = Stage::GoodTactical;
+                }
+                Stage::GoodTactical => {
+                    while let Some(m) = pick_best(&mut self.moves, &mut self.next, &mut sorted) {
+                        if self.kind == Kind::Main && !see_ge(pos, m, 0) {
+                            self.bad.push(m);
+                            continue;
+                        }
+                        return Some(m);
+                    }
+                    if self.kind == Kind::Tactical {
+                        self.stage = Stage::Done;
+                        continue;
+                    }
+                    self.refutations = [ctx.killers[0], ctx.killers[1], ctx.counter];
+                    self.next = 0;
+                    self.stage = Stage::Refutations;
+                }
+                Stage::Refutations => {
+                    while self.next < 3 {
+                        let m = self.refutations[self.next];
+                        self.next += 1;
+                        let fresh = !m.is_none()
+                            && m != self.tt_move
+                            && !self.refutations[..self.next - 1].contains(&m)
+                            && !m.is_promotion()
+                            && !is_capture(pos, m)
+                            && pos.is_legal_move(m)
+                            && !useless_non_promotion(pos, m);
+                        if fresh {
+                            return Some(m);
+                        }
+                    }
+                    self.stage = Stage::GenerateQuiet;
+                }
+                Stage::GenerateQuiet => {
+                    let mut list = MoveList::new();
+                    movegen::quiet_moves(pos, &mut list);
+                    self.moves.clear();
+                    for &m in list.iter() {
+                        if m == self.tt_move || self.refutations.contains(&m) {
+                            continue;
+                        }
+                        self.moves.push((m, quiet_score(pos, hist, ctx, m)));
+                    }
+                    self.next = 0;
+                    sorted = false;
+                    self.stage = Stage::Quiet;
+                }
+                Stage::Quiet => {
+                    if let Some(m) = pick_best(&mut self.moves, &mut self.next, &mut sorted) {
+                        return Some(m);
+                    }
+                    self.next = 0;
+                    self.stage = Stage::BadTactical;
+                }
+                Stage::BadTactical => {
+                    if self.next < self.bad.len() {
+                        self.next += 1;
+                        return Some(self.bad[self.next - 1]);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenerateEvasions => {
+                    let mut list = MoveList::new();
+                    movegen::evasions(pos, &mut list);
+                    for &m in list.iter() {
+                        if m == self.tt_move {
+                            continue;
+                        }
+                        let s = if is_capture(pos, m) || m.is_promotion() {
+                            (1 << 24) + tactical_score(pos, m)
+                        } else {
+                            quiet_score(pos, hist, ctx, m)
+                        };
+                        self.moves.push((m, s));
+                    }
+                    self.next = 0;
+                    sorted = false;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions => {
+                    if let Some(m) = pick_best(&mut self.moves, &mut self.next, &mut sorted) {
+                        return Some(m);
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    fn score_tactical(&mut self, pos: &Position, hist: &Histories, list: &MoveList) {
+        self.moves.clear();
+        for &m in list.iter() {
+            if m == self.tt_move {
+                continue;
+            }
+            let mut s = tactical_score(pos, m);
+            if self.kind == Kind::Main {
+                let victim = pos.piece_on(m.to());
+                let vk = if !m.is_drop() && victim.is_some() {
+                    victim.kind().index()
+                } else {
+                    0
+                };
+                s += hist.capture(piece_to(pos, m), vk) / 16;
+            }
+            self.moves.push((m, s));
+        }
+    }
+}
+
+/// Most valuable victim first, cheapest attacker first among equals; promotions count too.
+#[inline]
+fn tactical_score(pos: &Position, m: Move) -> i32 {
+    let victim = pos.piece_on(m.to());
+    let v = if !m.is_drop() && victim.is_some() {
+        value(victim.kind())
+    } else {
+        0
+    };
+    v * 16 - value(pos.moved_piece(m).kind()) + if m.is_promotion() { 400 } else { 0 }
+}
+
+#[inline]
+fn quiet_score(pos: &Position, hist: &Histories, ctx: &OrderContext, m: Move) -> i32 {
+    let pt = piece_to(pos, m);
+    hist.butterfly(pos.side_to_move(), m)
+        + hist.continuation(ctx.cont[0], pt)
+        + hist.continuation(ctx.cont[1], pt)
+        + hist.continuation(ctx.cont[2], pt) / 2
+}
+
+/// Killers come from sibling nodes and are checked for legality here; the search-mode generator
+/// leaves out non-promotions that are never better, and a killer must not bring them back.
+fn useless_non_promotion(pos: &Position, m: Move) -> bool {
+    use crate::shogi::PieceType;
+    if m.is_drop() || m.is_promotion() {
+        return false;
+    }
     let us = pos.side_to_move();
-    let mut scored: Vec<(Move, i32)> = moves
-        .iter()
-        .map(|&m| {
-            let score = if m == ctx.tt_move {
-                TT_SCORE
-            } else if is_capture(pos, m) || m.is_promotion() {
-                let victim = pos.piece_on(m.to());
-                let vk = if victim.is_some() { victim.kind().index() } else { 0 };
-                let mvv = if victim.is_some() { value(victim.kind()) } else { 0 } * 8
-                    + if m.is_promotion() { 300 } else { 0 }
-                    + ctx.hist.capture(piece_to(pos, m), vk) / 16;
-                if see_ge(pos, m, 0) { GOOD_CAPTURE + mvv } else { BAD_CAPTURE + mvv }
-            } else if m == ctx.killers[0] {
-                KILLER + 2
-            } else if m == ctx.killers[1] {
-                KILLER + 1
-            } else if m == ctx.counter {
-                KILLER
-            } else {
-                let pt = piece_to(pos, m);
-                ctx.hist.butterfly(us, m)
-                    + ctx.hist.continuation(ctx.cont[0], pt)
-                    + ctx.hist.continuation(ctx.cont[1], pt)
-                    + ctx.hist.continuation(ctx.cont[2], pt) / 2
-            };
-            (m, score)
-        })
-        .collect();
-    scored.sort_unstable_by(|a, b| b.1.cmp(&a.1));
-    scored
-}
-
-/// Captures and promotions for quiescence: most valuable victim first.
-pub fn order_tactical(pos: &Position, moves: &MoveList, tt_move: Move) -> Vec<(Move, i32)> {
-    let mut scored: Vec<(Move, i32)> = moves
-        .iter()
-        .map(|&m| {
-            let s = if m == tt_move {
-                TT_SCORE
-            } else {
-                let victim = pos.piece_on(m.to());
-                let v = if !m.is_drop() && victim.is_some() { value(victim.kind()) } else { 0 };
-                v * 16 - value(pos.moved_piece(m).kind()) + if m.is_promotion() { 400 } else { 0 }
-            };
-            (m, s)
-        })
-        .collect();
-    scored.sort_unstable_by(|a, b| b.1.cmp(&a.1));
-    scored
+    let pt = pos.piece_on(m.from()).kind();
+    let zone = m.to().relative_rank(us) <= 2 || m.from().relative_rank(us) <= 2;
+    zone && match pt {
+        PieceType::Pawn | PieceType::Bishop | PieceType::Rook => true,
+        PieceType::Lance => m.to().relative_rank(us) == 1,
+        _ => false,
+    }
 }

@@ -6,7 +6,9 @@ use crate::shogi::{Bitboard, Color, Move, PieceType, Position};
 
 /// Fixed exchange values, independent of the fitted weights so that move ordering (and so the
 /// bench node count) does not shift with every evaluation change.
-pub const SEE_VALUE: [i32; 15] = [0, 90, 315, 405, 495, 855, 990, 540, 15000, 540, 540, 540, 540, 945, 1395];
+pub const SEE_VALUE: [i32; 15] = [
+    0, 90, 315, 405, 495, 855, 990, 540, 15000, 540, 540, 540, 540, 945, 1395,
+];
 
 /// Attackers tried in this order: cheapest first.
 const ORDER: [PieceType; 14] = [
@@ -42,9 +44,17 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         (0, value(m.dropped()))
     } else {
         let victim = pos.piece_on(to);
-        let gain = if victim.is_some() { value(victim.kind()) } else { 0 };
+        let gain = if victim.is_some() {
+            value(victim.kind())
+        } else {
+            0
+        };
         let mover = pos.piece_on(m.from()).kind();
-        let promo = if m.is_promotion() { value(mover.promote()) - value(mover) } else { 0 };
+        let promo = if m.is_promotion() {
+            value(mover.promote()) - value(mover)
+        } else {
+            0
+        };
         (gain + promo, value(pos.moved_piece_after(m)))
     };
     let mut swap = captured - threshold;
@@ -78,7 +88,11 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
         };
         if pt == PieceType::King {
             // The king may only take if nothing recaptures.
-            return if (attackers & pos.pieces_of(!stm)).is_some() { !res } else { res };
+            return if (attackers & pos.pieces_of(!stm)).is_some() {
+                !res
+            } else {
+                res
+            };
         }
         swap = value(pt) - swap;
         if swap < res as i32 {

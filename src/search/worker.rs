@@ -1,13 +1,14 @@
 //! One search thread: principal-variation alpha-beta with quiescence, run by iterative deepening.
 
 use super::history::{Histories, PieceTo, stat_bonus};
-use super::movepick::{OrderContext, is_capture, order, order_tactical, piece_to};
+use super::mate1::mate_in_one;
+use super::movepick::{Kind, MovePicker, OrderContext, is_capture, piece_to};
 use super::see::{see_ge, value as see_value};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{SearchControl, SearchOptions};
 use crate::eval::evaluate;
-use crate::shogi::{Color, Move, MoveList, Position, Repetition, movegen};
+use crate::shogi::{Color, Move, Position, Repetition};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -166,7 +167,8 @@ impl<'a> Worker<'a> {
 
     #[inline]
     fn reduction(&self, improving: bool, depth: i32, move_count: usize) -> i32 {
-        let r = self.reductions[depth.clamp(0, 255) as usize] * self.reductions[move_count.min(255)];
+        let r =
+            self.reductions[depth.clamp(0, 255) as usize] * self.reductions[move_count.min(255)];
         (r + 600) / 1000 + i32::from(!improving && r > 900)
     }
 
@@ -175,7 +177,11 @@ impl<'a> Worker<'a> {
             Color::Black => self.opts.draw_value_black,
             Color::White => self.opts.draw_value_white,
         };
-        if self.pos.side_to_move() == self.root_color { v } else { -v }
+        if self.pos.side_to_move() == self.root_color {
+            v
+        } else {
+            -v
+        }
     }
 
     #[inline]
@@ -199,7 +205,12 @@ impl<'a> Worker<'a> {
                 let now = Instant::now();
                 match (new_clock, self.time.as_mut()) {
                     (Some(clock), _) => {
-                        self.time = Some(TimeManager::new(&clock, &self.opts.time, self.pos.game_ply(), now));
+                        self.time = Some(TimeManager::new(
+                            &clock,
+                            &self.opts.time,
+                            self.pos.game_ply(),
+                            now,
+                        ));
                     }
                     (None, Some(tm)) => tm.restart(now),
                     (None, None) => {}
@@ -215,7 +226,11 @@ impl<'a> Worker<'a> {
             }
         }
         if self.node_limit > 0 {
-            let total: u64 = self.node_counters.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+            let total: u64 = self
+                .node_counters
+                .iter()
+                .map(|n| n.load(Ordering::Relaxed))
+                .sum();
             if total >= self.node_limit {
                 self.control.stop();
             }
@@ -224,11 +239,18 @@ impl<'a> Worker<'a> {
 
     /// One iteration at `depth` for the current `pv_idx`, with an aspiration window around the
     /// previous score. Returns false when the search was stopped.
-    pub fn aspiration(&mut self, depth: i32, report: &mut dyn FnMut(&Worker, i32, i32, i32)) -> bool {
+    pub fn aspiration(
+        &mut self,
+        depth: i32,
+        report: &mut dyn FnMut(&Worker, i32, i32, i32),
+    ) -> bool {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = 18 + prev.abs() / 12;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {
-            ((prev - delta).max(-VALUE_INFINITE), (prev + delta).min(VALUE_INFINITE))
+            (
+                (prev - delta).max(-VALUE_INFINITE),
+                (prev + delta).min(VALUE_INFINITE),
+            )
         } else {
             (-VALUE_INFINITE, VALUE_INFINITE)
         };
@@ -262,7 +284,14 @@ impl<'a> Worker<'a> {
         self.sel_depth
     }
 
-    fn search<const PV: bool>(&mut self, mut alpha: i32, mut beta: i32, depth: i32, ply: usize, cut_node: bool) -> i32 {
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        mut beta: i32,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> i32 {
         let root = ply == 0;
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply, 0);
@@ -286,7 +315,8 @@ impl<'a> Worker<'a> {
                 Repetition::Superior => return VALUE_SUPERIOR,
                 Repetition::Inferior => return -VALUE_SUPERIOR,
             }
-            if self.opts.max_moves_to_draw > 0 && self.pos.game_ply() > self.opts.max_moves_to_draw {
+            if self.opts.max_moves_to_draw > 0 && self.pos.game_ply() > self.opts.max_moves_to_draw
+            {
                 return self.draw_value();
             }
             if ply >= MAX_PLY {
@@ -326,13 +356,6 @@ impl<'a> Worker<'a> {
             }
         }
 
-        let mut moves = MoveList::new();
-        movegen::search_moves(&self.pos, &mut moves);
-        if moves.is_empty() {
-            // Checkmate, or the rare position with no legal move, which also loses.
-            return mated_in(ply);
-        }
-
         let static_eval;
         let mut eval;
         if in_check {
@@ -345,13 +368,26 @@ impl<'a> Worker<'a> {
             };
             eval = static_eval;
             if tt_value != VALUE_NONE {
-                let better = if tt_value > eval { Bound::Lower } else { Bound::Upper };
+                let better = if tt_value > eval {
+                    Bound::Lower
+                } else {
+                    Bound::Upper
+                };
                 if tte.is_some_and(|e| e.bound == better || e.bound == Bound::Exact) {
                     eval = tt_value;
                 }
             }
             if tte.is_none() {
-                self.tt.store(key, TtEntry { mv: Move::NONE, value: VALUE_NONE, eval: static_eval, depth: -7, bound: Bound::None });
+                self.tt.store(
+                    key,
+                    TtEntry {
+                        mv: Move::NONE,
+                        value: VALUE_NONE,
+                        eval: static_eval,
+                        depth: -7,
+                        bound: Bound::None,
+                    },
+                );
             }
         }
         self.stack[ply].static_eval = static_eval;
@@ -361,9 +397,18 @@ impl<'a> Worker<'a> {
         };
 
         if !root && !in_check && self.selectivity.mate_one {
-            if let Some(m) = self.mate_in_one(&moves) {
+            if let Some(m) = mate_in_one(&mut self.pos) {
                 let v = mate_in(ply + 1);
-                self.tt.store(key, TtEntry { mv: m, value: value_to_tt(v, ply), eval: static_eval, depth: depth.min(100), bound: Bound::Exact });
+                self.tt.store(
+                    key,
+                    TtEntry {
+                        mv: m,
+                        value: value_to_tt(v, ply),
+                        eval: static_eval,
+                        depth: depth.min(100),
+                        bound: Bound::Exact,
+                    },
+                );
                 if PV {
                     self.stack[ply].pv.clear();
                     self.stack[ply].pv.push(m);
@@ -410,24 +455,40 @@ impl<'a> Worker<'a> {
         }
 
         let cont = [
-            if ply >= 1 { self.stack[ply - 1].piece_to } else { None },
-            if ply >= 2 { self.stack[ply - 2].piece_to } else { None },
-            if ply >= 4 { self.stack[ply - 4].piece_to } else { None },
+            if ply >= 1 {
+                self.stack[ply - 1].piece_to
+            } else {
+                None
+            },
+            if ply >= 2 {
+                self.stack[ply - 2].piece_to
+            } else {
+                None
+            },
+            if ply >= 4 {
+                self.stack[ply - 4].piece_to
+            } else {
+                None
+            },
         ];
         let counter = cont[0].map_or(Move::NONE, |p| self.hist.counter[p]);
-        let killers = self.stack[ply].killers;
-        let ordered = order(&self.pos, &moves, &OrderContext { tt_move, killers, counter, cont, hist: &self.hist });
+        let ctx = OrderContext {
+            killers: self.stack[ply].killers,
+            counter,
+            cont,
+        };
+        let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Main);
         self.stack[ply + 1].killers = [Move::NONE; 2];
 
         let us = self.pos.side_to_move();
         let mut best_value = -VALUE_INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
-        let mut quiets_tried: Vec<Move> = Vec::new();
-        let mut captures_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
+        let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
         let original_alpha = alpha;
 
-        for &(m, _) in &ordered {
+        while let Some(m) = picker.next_move(&self.pos, &self.hist, &ctx) {
             if root && !self.root_moves[self.pv_idx..].iter().any(|rm| rm.mv == m) {
                 continue;
             }
@@ -440,17 +501,27 @@ impl<'a> Worker<'a> {
                 let lmr_depth = (depth - 1 - self.reduction(improving, depth, move_count)).max(0);
                 if quiet && !gives_check {
                     if self.selectivity.futility
-                        && move_count >= (3 + (depth * depth) as usize) / (2 - usize::from(improving))
+                        && move_count
+                            >= (3 + (depth * depth) as usize) / (2 - usize::from(improving))
                     {
                         continue;
                     }
-                    if self.selectivity.futility && !in_check && lmr_depth < 7 && static_eval + 140 + 110 * lmr_depth <= alpha {
+                    if self.selectivity.futility
+                        && !in_check
+                        && lmr_depth < 7
+                        && static_eval + 140 + 110 * lmr_depth <= alpha
+                    {
                         continue;
                     }
-                    if self.selectivity.see_pruning && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth) {
+                    if self.selectivity.see_pruning
+                        && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth)
+                    {
                         continue;
                     }
-                } else if self.selectivity.see_pruning && depth < 7 && !see_ge(&self.pos, m, -90 * depth) {
+                } else if self.selectivity.see_pruning
+                    && depth < 7
+                    && !see_ge(&self.pos, m, -90 * depth)
+                {
                     continue;
                 }
             }
@@ -469,7 +540,11 @@ impl<'a> Worker<'a> {
             self.pos.do_move_with_check(m, gives_check);
 
             let mut value;
-            if self.selectivity.lmr && depth >= 2 && move_count > 1 + usize::from(root) && (quiet || cut_node) {
+            if self.selectivity.lmr
+                && depth >= 2
+                && move_count > 1 + usize::from(root)
+                && (quiet || cut_node)
+            {
                 let mut r = self.reduction(improving, depth, move_count);
                 if !PV {
                     r += 1;
@@ -478,7 +553,9 @@ impl<'a> Worker<'a> {
                     r += 1;
                 }
                 if quiet {
-                    let h = self.hist.butterfly(us, m) + self.hist.continuation(cont[0], pt) + self.hist.continuation(cont[1], pt);
+                    let h = self.hist.butterfly(us, m)
+                        + self.hist.continuation(cont[0], pt)
+                        + self.hist.continuation(cont[1], pt);
                     r -= h / 12000;
                 }
                 if gives_check {
@@ -487,7 +564,8 @@ impl<'a> Worker<'a> {
                 let d = (new_depth - r.max(0)).clamp(1, new_depth.max(1));
                 value = -self.search::<false>(-(alpha + 1), -alpha, d, ply + 1, true);
                 if value > alpha && d < new_depth {
-                    value = -self.search::<false>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
+                    value =
+                        -self.search::<false>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
                 }
             } else if !PV || move_count > 1 {
                 value = -self.search::<false>(-(alpha + 1), -alpha, new_depth, ply + 1, !cut_node);
@@ -551,8 +629,8 @@ impl<'a> Worker<'a> {
         }
 
         if move_count == 0 {
-            // Every move was excluded by `searchmoves` filtering at the root; cannot happen elsewhere.
-            return if in_check { mated_in(ply) } else { alpha };
+            // No legal move: checkmate, or the rare stalemate, which also loses.
+            return mated_in(ply);
         }
 
         if best_value >= beta && !best_move.is_none() {
@@ -566,11 +644,28 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, TtEntry { mv: best_move, value: value_to_tt(best_value, ply), eval: static_eval, depth, bound });
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                value: value_to_tt(best_value, ply),
+                eval: static_eval,
+                depth,
+                bound,
+            },
+        );
         best_value
     }
 
-    fn update_stats(&mut self, best: Move, depth: i32, ply: usize, quiets: &[Move], captures: &[Move], cont: [Option<PieceTo>; 3]) {
+    fn update_stats(
+        &mut self,
+        best: Move,
+        depth: i32,
+        ply: usize,
+        quiets: &[Move],
+        captures: &[Move],
+        cont: [Option<PieceTo>; 3],
+    ) {
         let us = self.pos.side_to_move();
         let bonus = stat_bonus(depth);
         let best_pt = piece_to(&self.pos, best);
@@ -604,30 +699,13 @@ impl<'a> Worker<'a> {
         }
     }
 
-    /// A checking move after which the opponent has no legal reply. Only contact checks and
-    /// knight checks are tried: they are the cheap, common mates; distant checks are left to the
-    /// search.
-    fn mate_in_one(&mut self, moves: &MoveList) -> Option<Move> {
-        let them = !self.pos.side_to_move();
-        let ksq = self.pos.king_square(them)?;
-        let near = crate::shogi::attacks::king_attacks(ksq) | crate::shogi::attacks::knight_attacks(them, ksq);
-        for &m in moves {
-            if !near.has(m.to()) || !self.pos.gives_check(m) {
-                continue;
-            }
-            self.pos.do_move_with_check(m, true);
-            let mut replies = MoveList::new();
-            movegen::evasions(&self.pos, &mut replies);
-            let mated = replies.is_empty();
-            self.pos.undo_move();
-            if mated {
-                return Some(m);
-            }
-        }
-        None
-    }
-
-    fn qsearch<const PV: bool>(&mut self, mut alpha: i32, beta: i32, ply: usize, qdepth: i32) -> i32 {
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        qdepth: i32,
+    ) -> i32 {
         if PV {
             self.stack[ply].pv.clear();
             self.sel_depth = self.sel_depth.max(ply + 1);
@@ -660,14 +738,9 @@ impl<'a> Worker<'a> {
             }
         }
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
-        let mut moves = MoveList::new();
         let mut best_value;
         let static_eval;
         if in_check {
-            movegen::evasions(&self.pos, &mut moves);
-            if moves.is_empty() {
-                return mated_in(ply);
-            }
             best_value = -VALUE_INFINITE;
             static_eval = VALUE_NONE;
         } else {
@@ -678,25 +751,40 @@ impl<'a> Worker<'a> {
             best_value = static_eval;
             if best_value >= beta {
                 if tte.is_none() {
-                    self.tt.store(key, TtEntry { mv: Move::NONE, value: value_to_tt(best_value, ply), eval: static_eval, depth: -7, bound: Bound::Lower });
+                    self.tt.store(
+                        key,
+                        TtEntry {
+                            mv: Move::NONE,
+                            value: value_to_tt(best_value, ply),
+                            eval: static_eval,
+                            depth: -7,
+                            bound: Bound::Lower,
+                        },
+                    );
                 }
                 return best_value;
             }
             alpha = alpha.max(best_value);
-            movegen::tactical_moves(&self.pos, &mut moves);
         }
-        let ordered = if in_check {
-            order(&self.pos, &moves, &OrderContext { tt_move, killers: [Move::NONE; 2], counter: Move::NONE, cont: [None; 3], hist: &self.hist })
-        } else {
-            order_tactical(&self.pos, &moves, tt_move)
+        let ctx = OrderContext {
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
+            cont: [None; 3],
         };
+        let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Tactical);
         let mut best_move = Move::NONE;
         let original_alpha = alpha;
-        for &(m, _) in &ordered {
+        let mut move_count = 0;
+        while let Some(m) = picker.next_move(&self.pos, &self.hist, &ctx) {
+            move_count += 1;
             let gives_check = self.pos.gives_check(m);
             if !in_check {
                 if !gives_check && best_value > -MATE_IN_MAX_PLY {
-                    let victim = if is_capture(&self.pos, m) { see_value(self.pos.piece_on(m.to()).kind()) } else { 0 };
+                    let victim = if is_capture(&self.pos, m) {
+                        see_value(self.pos.piece_on(m.to()).kind())
+                    } else {
+                        0
+                    };
                     let promo = if m.is_promotion() { 400 } else { 0 };
                     if static_eval + victim + promo + 150 <= alpha {
                         continue;
@@ -732,6 +820,9 @@ impl<'a> Worker<'a> {
                 }
             }
         }
+        if in_check && move_count == 0 {
+            return mated_in(ply);
+        }
         let bound = if best_value >= beta {
             Bound::Lower
         } else if PV && best_value > original_alpha {
@@ -739,7 +830,16 @@ impl<'a> Worker<'a> {
         } else {
             Bound::Upper
         };
-        self.tt.store(key, TtEntry { mv: best_move, value: value_to_tt(best_value, ply), eval: static_eval, depth: tt_depth, bound });
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: best_move,
+                value: value_to_tt(best_value, ply),
+                eval: static_eval,
+                depth: tt_depth,
+                bound,
+            },
+        );
         best_value
     }
 
@@ -750,12 +850,19 @@ impl<'a> Worker<'a> {
     /// Nodes of all threads, as last published.
     pub fn total_nodes(&self) -> u64 {
         self.publish_nodes();
-        self.node_counters.iter().map(|n| n.load(Ordering::Relaxed)).sum()
+        self.node_counters
+            .iter()
+            .map(|n| n.load(Ordering::Relaxed))
+            .sum()
     }
 }
 
 #[inline]
 fn victim_kind(pos: &Position, m: Move) -> usize {
     let v = pos.piece_on(m.to());
-    if !m.is_drop() && v.is_some() { v.kind().index() } else { 0 }
+    if !m.is_drop() && v.is_some() {
+        v.kind().index()
+    } else {
+        0
+    }
 }

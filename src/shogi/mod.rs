@@ -4,6 +4,7 @@ pub mod attacks;
 pub mod bitboard;
 mod error;
 pub mod hand;
+mod legality;
 pub mod movegen;
 pub mod perft;
 pub mod position;

@@ -247,6 +247,14 @@ fn generate_drops(pos: &Position, list: &mut MoveList, us: Color, target: Bitboa
     }
 }
 
+/// Pushes the pawn drop on `to` if the pawn-drop-mate rule allows it (the caller has checked the
+/// other conditions).
+pub(crate) fn pawn_drop_if_legal(pos: &Position, to: Square, list: &mut MoveList) {
+    if !is_pawn_drop_mate(pos, pos.side_to_move(), to) {
+        list.push(Move::drop(PieceType::Pawn, to));
+    }
+}
+
 /// Would dropping a pawn of `us` on `to` checkmate? Only a drop right in front of the enemy king
 /// can: the pawn checks, no interposition is possible, so the king must capture or flee, or
 /// another piece must capture the pawn without exposing its own king.
