@@ -1,4 +1,8 @@
 //! kirin: a shogi engine.
+//!
+//! The crate has no `unsafe` code: threads share the transposition table through atomics only,
+//! so the compiler rules out data races.
+#![forbid(unsafe_code)]
 
 pub mod bench;
 pub mod eval;

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# The whole test suite, on a fresh machine: installs what it needs, then checks format, lints,
+# and runs every Rust and Python test. Usage: bash tests/run.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n==> %s\n' "$*"; }
+
+step "Python environment (.venv with cshogi, shogiarena, pytest)"
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest
+
+step "Format and lints"
+cargo fmt --check
+cargo clippy --all-targets --profile fast -- -D warnings
+
+step "Rust tests (optimised 'fast' profile)"
+cargo test --profile fast
+
+if ls tuning/test_*.py >/dev/null 2>&1; then
+    step "Python tests (tuning/)"
+    .venv/bin/python -m pytest -q tuning/
+fi
