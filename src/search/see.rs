@@ -37,6 +37,17 @@ fn all_attackers(pos: &Position, sq: crate::shogi::Square, occ: Bitboard) -> Bit
     (pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ)) & occ
 }
 
+fn slider_attackers(pos: &Position, sq: crate::shogi::Square, occ: Bitboard) -> Bitboard {
+    let rd = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Dragon);
+    let bh = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Horse);
+    let lances = pos.pieces(PieceType::Lance);
+    ((attacks::rook_attacks(sq, occ) & rd)
+        | (attacks::bishop_attacks(sq, occ) & bh)
+        | (attacks::lance_attacks(Color::White, sq, occ) & lances & pos.pieces_of(Color::Black))
+        | (attacks::lance_attacks(Color::Black, sq, occ) & lances & pos.pieces_of(Color::White)))
+        & occ
+}
+
 pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     let to = m.to();
     let us = pos.side_to_move();
@@ -99,9 +110,8 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
             break;
         }
         occ ^= Bitboard::from_square(sq);
-        // Sliders behind the piece that just took are now attacking too.
-        attackers |= all_attackers(pos, to, occ);
-        let _ = attacks::king_attacks;
+        // Only sliders can appear behind the piece that just took.
+        attackers |= slider_attackers(pos, to, occ);
     }
     res
 }

@@ -8,7 +8,7 @@
 
 use super::attacks::{self, between, line};
 use super::bitboard::Bitboard;
-use super::position::Position;
+use super::position::{GOLDS, Position};
 use super::types::{Color, Move, PieceType, Square};
 use arrayvec::ArrayVec;
 
@@ -194,22 +194,37 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
     let target = capture_to | quiet_to;
     let pinned = pos.pinned(us);
 
-    let movers = match king {
-        Some(k) => ours.and_not(Bitboard::from_square(k)),
-        None => ours,
-    };
-    for from in movers {
-        let pt = pos.piece_on(from).kind();
-        let mut to_bb = attacks::attacks(us, pt, from, occ) & target;
-        if pinned.has(from)
-            && let Some(k) = king
-        {
-            to_bb &= line(k, from);
-        }
-        for to in to_bb {
-            push::<ALL>(list, us, pt, from, to, theirs.has(to), classes);
-        }
+    let king_bb = king.map_or(Bitboard::EMPTY, Bitboard::from_square);
+    // One loop per kind, so each attack function is called directly and inlined. Gold-like,
+    // horse and dragon moves never promote, so one kind stands for each group.
+    macro_rules! moves_of {
+        ($pieces:expr, $pt:expr, $attacks:expr) => {
+            for from in $pieces {
+                let mut to_bb = $attacks(from) & target;
+                if pinned.has(from) {
+                    if let Some(k) = king {
+                        to_bb &= line(k, from);
+                    }
+                }
+                for to in to_bb {
+                    push::<ALL>(list, us, $pt, from, to, theirs.has(to), classes);
+                }
+            }
+        };
     }
+    let mine = |pt: PieceType| pos.pieces_cp(us, pt);
+    moves_of!(mine(PieceType::Pawn), PieceType::Pawn, |f| attacks::pawn_attacks(us, f));
+    moves_of!(mine(PieceType::Lance), PieceType::Lance, |f| attacks::lance_attacks(us, f, occ));
+    moves_of!(mine(PieceType::Knight), PieceType::Knight, |f| attacks::knight_attacks(us, f));
+    moves_of!(mine(PieceType::Silver), PieceType::Silver, |f| attacks::silver_attacks(us, f));
+    moves_of!(pos.slot(us, GOLDS), PieceType::Gold, |f| attacks::gold_attacks(us, f));
+    moves_of!(mine(PieceType::Bishop), PieceType::Bishop, |f| attacks::bishop_attacks(f, occ));
+    moves_of!(mine(PieceType::Rook), PieceType::Rook, |f| attacks::rook_attacks(f, occ));
+    moves_of!(mine(PieceType::Horse), PieceType::Horse, |f| attacks::bishop_attacks(f, occ)
+        | attacks::king_attacks(f));
+    moves_of!(mine(PieceType::Dragon), PieceType::Dragon, |f| attacks::rook_attacks(f, occ)
+        | attacks::king_attacks(f));
+    let _ = king_bb;
 
     if classes.quiet {
         generate_drops(pos, list, us, quiet_to);
