@@ -115,6 +115,14 @@ impl Engine {
             .push(format!("> {}", String::from_utf8_lossy(bytes).trim_end()));
     }
 
+    /// Sends without keeping a transcript, for inputs too large to print on failure.
+    pub fn send_unlogged(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin still open");
+        if let Err(e) = stdin.write_all(bytes).and_then(|()| stdin.flush()) {
+            panic!("engine gone ({e})");
+        }
+    }
+
     /// Closes stdin: end of input, which the engine must take as `quit`.
     pub fn close_stdin(&mut self) {
         self.stdin = None;
