@@ -603,3 +603,24 @@ fn eval_and_display_extensions() {
     assert_eq!(displayed_sfen(&mut engine), TWO_PIECE);
     engine.quit();
 }
+
+#[test]
+fn overlong_lines_are_refused_whole() {
+    let mut engine = Engine::ready();
+    engine.send("position startpos moves 7g7f");
+    // Two megabytes of one `position` line: refused unread, position kept.
+    let mut line = b"position startpos moves".to_vec();
+    while line.len() < 2 << 20 {
+        line.extend_from_slice(b" 7g7f 3c3d");
+    }
+    line.push(b'\n');
+    engine.send_unlogged(&line);
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("too long"), "{lines:?}");
+    assert_eq!(
+        displayed_sfen(&mut engine),
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2"
+    );
+    engine.quit();
+}

@@ -295,11 +295,11 @@ impl Engine {
         let before = self.options.clone();
         match self.options.set(name, value) {
             Ok(notes) => {
-                for (mb, option) in [
-                    (self.options.hash_mb, "USI_Hash"),
-                    (self.options.mate_hash_mb, "MateHash"),
+                for (mb, was, option) in [
+                    (self.options.hash_mb, before.hash_mb, "USI_Hash"),
+                    (self.options.mate_hash_mb, before.mate_hash_mb, "MateHash"),
                 ] {
-                    if !can_allocate(mb) {
+                    if mb != was && !can_allocate(mb) {
                         self.options = before;
                         self.out.error(format!(
                             "option {option}: {mb} MB cannot be allocated here; unchanged"
