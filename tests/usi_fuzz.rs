@@ -154,7 +154,7 @@ fn legal_moves_from_start(rng: &mut Rng) -> Vec<String> {
     let mut moves = Vec::new();
     for _ in 0..rng.below(60) {
         let list = legal_moves(&pos);
-        let Some(&m) = list.iter().nth(rng.below(list.len())) else {
+        let Some(&m) = list.get(rng.below(list.len())) else {
             break;
         };
         moves.push(m.to_string());
