@@ -5,8 +5,9 @@
 //!
 //! Invariants the GUI relies on:
 //! - every `go` that parses gets exactly one answer (`bestmove`, or `checkmate` for
-//!   `go mate`; perft prints its counts instead), and in ponder/infinite mode only after
-//!   `stop` or `ponderhit`;
+//!   `go mate`; perft prints its counts instead) unless `quit` comes first, and in
+//!   ponder/infinite mode only after `stop` or `ponderhit`. A `go` line that does not parse
+//!   gets its error line only: what it asked for is unknown;
 //! - every rejected line gets exactly one `info string error: ...` and changes nothing;
 //! - stdout carries protocol lines only.
 
