@@ -1,41 +1,140 @@
+//! `kirin`: the USI engine by default, developer tools as subcommands.
+
 use kirin::shogi::{Position, perft};
+use std::process::ExitCode;
 use std::time::Instant;
 
-fn main() {
+const USAGE: &str = "\
+usage:
+  kirin                        speak USI on stdin/stdout (what GUIs run)
+  kirin perft <depth> [<sfen>] count leaf nodes, per root move
+  kirin bench [<depth> [<threads>]]
+                               search the bench positions (default depth 13, 1 thread);
+                               with one thread the node count is the search's signature
+  kirin bench perft            perft speed on two reference positions
+  kirin eval [<sfen>]          static evaluation (start position by default)
+  kirin --help                 this text
+
+Logs go to stderr; set RUST_LOG=debug for more.";
+
+/// A middle-game position full of drops and captures, known as "matsuri".
+const MATSURI: &str = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+
+fn main() -> ExitCode {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or("warn")).init();
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) == Some("bench") {
-        let depth = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(12);
-        let threads = args.get(2).and_then(|d| d.parse().ok()).unwrap_or(1);
-        let r = kirin::bench::run(depth, threads, 64);
-        let ms = r.elapsed.as_millis().max(1) as u64;
-        println!(
-            "Nodes searched: {}\nNodes/second: {}",
-            r.nodes,
-            r.nodes * 1000 / ms
-        );
-        return;
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    match args.as_slice() {
+        [] => {
+            kirin::usi::engine::run_stdio();
+            ExitCode::SUCCESS
+        }
+        ["perft", rest @ ..] => perft_command(rest),
+        ["bench", "perft"] => bench_perft(),
+        ["bench", rest @ ..] => bench_search(rest),
+        ["eval", sfen @ ..] => eval_command(sfen),
+        ["--help" | "-h" | "help"] => {
+            println!("{USAGE}");
+            ExitCode::SUCCESS
+        }
+        _ => usage_error(&format!("unknown arguments: {}", args.join(" "))),
     }
-    if args.first().map(String::as_str) == Some("perft") {
-        let depth: u32 = args.get(1).and_then(|d| d.parse().ok()).unwrap_or(1);
-        let mut pos = if args.len() > 2 {
-            match Position::from_sfen(&args[2..].join(" ")) {
-                Ok(p) => p,
-                Err(e) => {
-                    eprintln!("bad sfen: {e}");
-                    std::process::exit(2);
-                }
+}
+
+fn bench_search(args: &[&str]) -> ExitCode {
+    let number = |i: usize, default: usize| match args.get(i) {
+        None => Ok(default),
+        Some(s) => s.parse::<usize>().map_err(|_| format!("not a number: {s}")),
+    };
+    let (depth, threads) = match (number(0, 13), number(1, 1)) {
+        (Ok(d), Ok(t)) if d >= 1 && t >= 1 => (d, t),
+        (Err(e), _) | (_, Err(e)) => return usage_error(&e),
+        _ => return usage_error("depth and threads must be at least 1"),
+    };
+    let r = kirin::bench::run(depth.min(64) as u32, threads.min(256), 64);
+    let ms = r.elapsed.as_millis().max(1) as u64;
+    println!("Nodes searched: {}", r.nodes);
+    println!("Nodes/second: {}", r.nodes * 1000 / ms);
+    println!("Time (ms): {ms}");
+    ExitCode::SUCCESS
+}
+
+fn usage_error(why: &str) -> ExitCode {
+    eprintln!("kirin: {why}\n{USAGE}");
+    ExitCode::from(2)
+}
+
+/// A position from command-line words; none means the start position, and a leading
+/// `sfen` is allowed so a USI `position` argument can be pasted as is.
+fn position_from_args(words: &[&str]) -> Result<Position, String> {
+    let words = match words {
+        ["sfen", rest @ ..] => rest,
+        ["startpos"] | [] => return Ok(Position::startpos()),
+        words => words,
+    };
+    Position::from_sfen(&words.join(" ")).map_err(|e| format!("bad sfen: {e}"))
+}
+
+fn perft_command(args: &[&str]) -> ExitCode {
+    let depth = match args.first() {
+        None => 1,
+        Some(depth) => match depth.parse::<u32>() {
+            Ok(depth) => depth,
+            Err(_) => return usage_error(&format!("bad perft depth `{depth}`")),
+        },
+    };
+    let mut pos = match position_from_args(args.get(1..).unwrap_or_default()) {
+        Ok(pos) => pos,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let t = Instant::now();
+    let mut total = 0;
+    for (m, n) in perft::divide(&mut pos, depth) {
+        println!("{m}: {n}");
+        total += n;
+    }
+    println!("Nodes searched: {total}");
+    eprintln!("{:.3}s", t.elapsed().as_secs_f64());
+    ExitCode::SUCCESS
+}
+
+fn bench_perft() -> ExitCode {
+    let cases = [
+        ("startpos", kirin::shogi::START_SFEN, 6),
+        ("matsuri", MATSURI, 4),
+    ];
+    for (name, sfen, depth) in cases {
+        let mut pos = match Position::from_sfen(sfen) {
+            Ok(pos) => pos,
+            Err(e) => {
+                eprintln!("{name}: bad sfen: {e}");
+                return ExitCode::FAILURE;
             }
-        } else {
-            Position::startpos()
         };
         let t = Instant::now();
-        let mut total = 0;
-        for (m, n) in perft::divide(&mut pos, depth) {
-            println!("{m}: {n}");
-            total += n;
+        let nodes = perft::perft(&mut pos, depth);
+        let elapsed = t.elapsed();
+        let ms = elapsed.as_millis();
+        let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
+        println!("{name} depth {depth}: {nodes} nodes {ms} ms {nps} nps");
+    }
+    ExitCode::SUCCESS
+}
+
+fn eval_command(sfen: &[&str]) -> ExitCode {
+    match position_from_args(sfen) {
+        Ok(pos) => {
+            let cp = kirin::eval::evaluate(&pos);
+            let black = kirin::eval::weights().evaluate_black(&pos);
+            println!("eval {cp} (side to move), {black} (Black's view)");
+            ExitCode::SUCCESS
         }
-        println!("Nodes searched: {total}");
-        eprintln!("{:.3}s", t.elapsed().as_secs_f64());
+        Err(e) => {
+            eprintln!("{e}");
+            ExitCode::from(2)
+        }
     }
 }

@@ -23,7 +23,8 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
     }
     let covers = |pt: PieceType, to: crate::shogi::Square, occ: Bitboard| {
-        free.and_not(attacks::attacks(us, pt, to, occ) | Bitboard::from_square(to)).is_empty()
+        free.and_not(attacks::attacks(us, pt, to, occ) | Bitboard::from_square(to))
+            .is_empty()
     };
     let hand = pos.hand(us);
     if !hand.is_empty() {
@@ -44,7 +45,10 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             let squares = attacks::attacks(them, pt, ksq, occ) & near & !occ;
             for to in squares {
                 let m = Move::drop(pt, to);
-                if covers(pt, to, occ | Bitboard::from_square(to)) && pos.is_legal_move(m) && mates(pos, m) {
+                if covers(pt, to, occ | Bitboard::from_square(to))
+                    && pos.is_legal_move(m)
+                    && mates(pos, m)
+                {
                     return Some(m);
                 }
             }

@@ -153,20 +153,14 @@ impl SearchControl {
     pub fn stopped(&self) -> bool {
         self.stop.load(Ordering::Relaxed)
     }
-
-    fn reset(&self, pondering: bool) {
-        self.stop.store(false, Ordering::SeqCst);
-        self.pondering.store(pondering, Ordering::SeqCst);
-        if let Ok(mut p) = self.ponderhit.lock() {
-            *p = None;
-        }
-    }
 }
 
 /// Owns what outlives one search: the transposition table and the control block.
 pub struct Searcher {
     tt: Arc<tt::TranspositionTable>,
     control: Arc<SearchControl>,
+    /// Whether `prepare` made the control block for the coming `think`.
+    prepared: bool,
 }
 
 impl Searcher {
@@ -174,12 +168,15 @@ impl Searcher {
         Searcher {
             tt: Arc::new(tt::TranspositionTable::new(hash_mb)),
             control: Arc::new(SearchControl::default()),
+            prepared: false,
         }
     }
 
     /// Reallocates the table when the size changed (at `isready`, never during a search).
     pub fn set_hash_size(&mut self, mb: usize) {
         if self.tt.size_mb() != mb.max(1) {
+            // Free the old table first so that both never need memory at once.
+            self.tt = Arc::new(tt::TranspositionTable::new(1));
             self.tt = Arc::new(tt::TranspositionTable::new(mb));
         }
     }
@@ -193,6 +190,17 @@ impl Searcher {
         Arc::clone(&self.control)
     }
 
+    /// Starts a fresh control block for the next `think`. Call it before handing the search to
+    /// its thread: signals sent to the returned handle from then on reach that search, however
+    /// early they come. `pondering` is true for `go ponder` and `go infinite`.
+    pub fn prepare(&mut self, pondering: bool) -> Arc<SearchControl> {
+        let control = SearchControl::default();
+        control.pondering.store(pondering, Ordering::SeqCst);
+        self.control = Arc::new(control);
+        self.prepared = true;
+        Arc::clone(&self.control)
+    }
+
     /// Searches `pos` and returns the move to play. Blocks until done; while pondering or in
     /// `go infinite` it returns only after `stop` or `ponderhit`.
     pub fn think(
@@ -202,7 +210,9 @@ impl Searcher {
         opts: &SearchOptions,
         report: &mut (dyn FnMut(Report) + Send),
     ) -> Outcome {
-        self.control.reset(limits.ponder || limits.infinite);
+        if !std::mem::take(&mut self.prepared) {
+            self.prepare(limits.ponder || limits.infinite);
+        }
         self.tt.new_search();
         driver::think(pos, limits, opts, &self.tt, &self.control, report)
     }

@@ -213,17 +213,37 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
         };
     }
     let mine = |pt: PieceType| pos.pieces_cp(us, pt);
-    moves_of!(mine(PieceType::Pawn), PieceType::Pawn, |f| attacks::pawn_attacks(us, f));
-    moves_of!(mine(PieceType::Lance), PieceType::Lance, |f| attacks::lance_attacks(us, f, occ));
-    moves_of!(mine(PieceType::Knight), PieceType::Knight, |f| attacks::knight_attacks(us, f));
-    moves_of!(mine(PieceType::Silver), PieceType::Silver, |f| attacks::silver_attacks(us, f));
-    moves_of!(pos.slot(us, GOLDS), PieceType::Gold, |f| attacks::gold_attacks(us, f));
-    moves_of!(mine(PieceType::Bishop), PieceType::Bishop, |f| attacks::bishop_attacks(f, occ));
-    moves_of!(mine(PieceType::Rook), PieceType::Rook, |f| attacks::rook_attacks(f, occ));
-    moves_of!(mine(PieceType::Horse), PieceType::Horse, |f| attacks::bishop_attacks(f, occ)
-        | attacks::king_attacks(f));
-    moves_of!(mine(PieceType::Dragon), PieceType::Dragon, |f| attacks::rook_attacks(f, occ)
-        | attacks::king_attacks(f));
+    moves_of!(mine(PieceType::Pawn), PieceType::Pawn, |f| {
+        attacks::pawn_attacks(us, f)
+    });
+    moves_of!(mine(PieceType::Lance), PieceType::Lance, |f| {
+        attacks::lance_attacks(us, f, occ)
+    });
+    moves_of!(mine(PieceType::Knight), PieceType::Knight, |f| {
+        attacks::knight_attacks(us, f)
+    });
+    moves_of!(mine(PieceType::Silver), PieceType::Silver, |f| {
+        attacks::silver_attacks(us, f)
+    });
+    moves_of!(pos.slot(us, GOLDS), PieceType::Gold, |f| {
+        attacks::gold_attacks(us, f)
+    });
+    moves_of!(mine(PieceType::Bishop), PieceType::Bishop, |f| {
+        attacks::bishop_attacks(f, occ)
+    });
+    moves_of!(mine(PieceType::Rook), PieceType::Rook, |f| {
+        attacks::rook_attacks(f, occ)
+    });
+    moves_of!(
+        mine(PieceType::Horse),
+        PieceType::Horse,
+        |f| attacks::bishop_attacks(f, occ) | attacks::king_attacks(f)
+    );
+    moves_of!(
+        mine(PieceType::Dragon),
+        PieceType::Dragon,
+        |f| attacks::rook_attacks(f, occ) | attacks::king_attacks(f)
+    );
     let _ = king_bb;
 
     if classes.quiet {

@@ -4,6 +4,7 @@
 
 mod ascii;
 pub mod command;
+pub mod engine;
 mod parse;
 pub mod response;
 

@@ -1,0 +1,790 @@
+//! The USI engine loop. A reader thread owns stdin and forwards parsed commands; the
+//! controller below owns the position, the options and the searcher, and hands each `go` to
+//! a worker thread, so `stop`, `ponderhit`, `isready`, `gameover` and `quit` are answered
+//! while a search runs.
+//!
+//! Invariants the GUI relies on:
+//! - every `go` that parses gets exactly one answer (`bestmove`, or `checkmate` for
+//!   `go mate`; perft prints its counts instead) unless `quit` comes first, and in
+//!   ponder/infinite mode only after `stop` or `ponderhit`. A `go` line that does not parse
+//!   gets its error line only: what it asked for is unknown;
+//! - every rejected line gets exactly one `info string error: ...` and changes nothing;
+//! - stdout carries protocol lines only.
+
+mod io;
+pub mod options;
+mod worker;
+
+use std::collections::VecDeque;
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::{Receiver, Sender, select, unbounded};
+
+use self::io::{Input, Out, read_commands};
+use self::options::Options;
+use self::worker::{Finished, MAX_PERFT_DEPTH, Task, WorkerMessage};
+use crate::search::time::Clock;
+use crate::search::{Limits, Outcome, SearchControl, SearchOptions, Searcher};
+use crate::shogi::{Color, EnteringKingRule, Move, Position, legal_moves};
+use crate::usi::{
+    BestMove, CheckmateAnswer, ClockTimes, Command, GoParams, MateLimit, PositionStart, Response,
+};
+
+/// How often signals are repeated while a task has not yet acknowledged them; see
+/// [`Engine::tick`].
+const TICK: Duration = Duration::from_millis(2);
+/// How long `quit` waits for a running task to end before the process exits anyway.
+const QUIT_GRACE: Duration = Duration::from_secs(1);
+
+/// Speaks USI on stdin/stdout until `quit` or the end of input.
+pub fn run_stdio() {
+    run(
+        std::io::BufReader::new(std::io::stdin()),
+        Box::new(std::io::stdout()),
+    );
+}
+
+/// Speaks USI on any pair of streams (tests use in-memory ones).
+pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) {
+    let out = Out::new(output);
+    let (commands_tx, commands) = unbounded();
+    let reader = thread::Builder::new()
+        .name("usi-reader".into())
+        .spawn(move || read_commands(input, commands_tx));
+    if let Err(e) = reader {
+        log::error!("cannot start the input thread: {e}");
+        return;
+    }
+    Engine::new(out).serve(&commands);
+}
+
+struct Engine {
+    out: Out,
+    options: Options,
+    /// `None` until the first `position`.
+    position: Option<Position>,
+    /// `None` before the first `isready` or `go` (the table is allocated then, not at
+    /// start-up, so `usi` is answered at once) and while a search task holds it.
+    searcher: Option<Searcher>,
+    /// `setoption` and `usinewgame` that arrived while a task ran; applied when it ends.
+    deferred_options: Vec<(String, Option<String>)>,
+    deferred_new_game: bool,
+    running: Option<Running>,
+    /// `go` commands that arrived while a task ran. Each still gets its answer.
+    queue: VecDeque<Job>,
+    next_id: u64,
+    worker_tx: Sender<WorkerMessage>,
+    worker_rx: Receiver<WorkerMessage>,
+}
+
+/// A `go` as understood when it arrived: position, limits and options are fixed then.
+struct Job {
+    id: u64,
+    pos: Position,
+    kind: JobKind,
+    stop: bool,
+    ponderhit: Option<Option<Clock>>,
+}
+
+enum JobKind {
+    Search {
+        limits: Limits,
+        opts: SearchOptions,
+        hash_mb: usize,
+    },
+    Mate {
+        limit: MateLimit,
+        hash_mb: usize,
+    },
+    Perft {
+        depth: u32,
+    },
+}
+
+/// What the controller keeps of the task on the worker thread.
+struct Running {
+    id: u64,
+    /// The searched position, to check the answer against before it is sent.
+    pos: Position,
+    control: Control,
+    rule: EnteringKingRule,
+    movetime: Option<u64>,
+    /// Set by `stop`/`gameover`/`quit`: repeated until the task ends, a cheap guard that
+    /// costs nothing when the first one was heard.
+    stop: bool,
+    /// The last `ponderhit`.
+    ponderhit: Option<Option<Clock>>,
+    /// When the worker said it was starting.
+    started: Option<Instant>,
+}
+
+enum Control {
+    Search(Arc<SearchControl>),
+    /// Mate searches and perft stop on a flag of their own.
+    Flag(Arc<AtomicBool>),
+}
+
+impl Control {
+    fn stop(&self) {
+        match self {
+            Control::Search(control) => control.stop(),
+            Control::Flag(flag) => flag.store(true, Ordering::SeqCst),
+        }
+    }
+
+    fn ponderhit(&self, clock: Option<Clock>) {
+        if let Control::Search(control) = self {
+            control.ponderhit(clock);
+        }
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Engine {
+    fn new(out: Out) -> Engine {
+        let (worker_tx, worker_rx) = unbounded();
+        Engine {
+            out,
+            options: Options::default(),
+            position: None,
+            searcher: None,
+            deferred_options: Vec::new(),
+            deferred_new_game: false,
+            running: None,
+            queue: VecDeque::new(),
+            next_id: 0,
+            worker_tx,
+            worker_rx,
+        }
+    }
+
+    fn serve(&mut self, commands: &Receiver<Input>) {
+        // A clone, so that the select below does not hold a borrow of `self`.
+        let worker_rx = self.worker_rx.clone();
+        loop {
+            // Idle, the loop still wakes now and then; that costs nothing and keeps the
+            // code free of a second, "no timeout" path.
+            let wait = if self.needs_tick() {
+                TICK
+            } else {
+                Duration::from_secs(1)
+            };
+            select! {
+                recv(commands) -> input => match input {
+                    Ok(Input::Command(command)) => {
+                        if self.command(command) == Flow::Quit {
+                            break;
+                        }
+                    }
+                    Ok(Input::TooLong(length)) => {
+                        self.out.error(format!("line of {length} bytes is too long; ignored"));
+                    }
+                    Ok(Input::End) | Err(_) => break,
+                },
+                recv(worker_rx) -> message => {
+                    if let Ok(message) = message {
+                        self.worker_message(message);
+                    }
+                }
+                default(wait) => {}
+            }
+            self.tick();
+        }
+        self.shutdown();
+    }
+
+    fn command(&mut self, command: Command) -> Flow {
+        log::debug!("< {command}");
+        match command {
+            Command::Usi => self.usi(),
+            Command::IsReady => {
+                if self.is_idle() {
+                    self.prepare();
+                }
+                self.out.send(&Response::ReadyOk);
+            }
+            Command::SetOption { name, value } => {
+                if self.is_idle() {
+                    self.set_option(&name, value.as_deref());
+                } else {
+                    self.deferred_options.push((name, value));
+                }
+            }
+            Command::UsiNewGame => {
+                if self.is_idle() {
+                    self.new_game();
+                } else {
+                    self.deferred_new_game = true;
+                }
+            }
+            Command::Position { start, moves } => self.set_position(start, &moves),
+            Command::Go(go) => self.go(go),
+            Command::Stop => self.stop_all(),
+            Command::PonderHit(times) => self.ponderhit(times),
+            // The bestmove of a search it stops is still printed: GUIs ignore it, and
+            // "one bestmove per go" stays true.
+            Command::GameOver(_) => self.stop_all(),
+            Command::Quit => return Flow::Quit,
+            Command::Eval => {
+                let pos = self.position_or_start();
+                let cp = crate::eval::evaluate(&pos);
+                self.out.info_string(format!("eval {cp} (side to move)"));
+            }
+            Command::Display => {
+                for line in self.position_or_start().diagram().lines() {
+                    self.out.info_string(line);
+                }
+            }
+            // Nothing to switch on and nothing to register.
+            Command::Debug(_) | Command::Register { .. } => {}
+            // Some GUIs and people send blank lines; they ask for nothing.
+            Command::Unknown { line, .. } if line.is_empty() => {}
+            Command::Unknown { reason, .. } => self.out.error(reason),
+        }
+        Flow::Continue
+    }
+
+    fn usi(&self) {
+        self.out.send(&Response::IdName(format!(
+            "kirin {}",
+            env!("CARGO_PKG_VERSION")
+        )));
+        self.out
+            .send(&Response::IdAuthor("the kirin developers".into()));
+        for decl in Options::declarations() {
+            self.out.send(&Response::Option(decl));
+        }
+        self.out.send(&Response::UsiOk);
+    }
+
+    fn is_idle(&self) -> bool {
+        self.running.is_none() && self.queue.is_empty()
+    }
+
+    /// The heavy part of start-up: the hash table and the evaluation weights.
+    fn prepare(&mut self) {
+        self.ensure_searcher(self.options.hash_mb);
+        crate::eval::weights();
+    }
+
+    fn ensure_searcher(&mut self, hash_mb: usize) {
+        match &mut self.searcher {
+            Some(searcher) => searcher.set_hash_size(hash_mb),
+            None => self.searcher = Some(Searcher::new(hash_mb)),
+        }
+    }
+
+    fn new_game(&mut self) {
+        if let Some(searcher) = &mut self.searcher {
+            searcher.new_game();
+        }
+    }
+
+    fn set_option(&mut self, name: &str, value: Option<&str>) {
+        let before = self.options.clone();
+        match self.options.set(name, value) {
+            Ok(notes) => {
+                for (mb, was, option) in [
+                    (self.options.hash_mb, before.hash_mb, "USI_Hash"),
+                    (self.options.mate_hash_mb, before.mate_hash_mb, "MateHash"),
+                ] {
+                    if mb != was && !can_allocate(mb) {
+                        self.options = before;
+                        self.out.error(format!(
+                            "option {option}: {mb} MB cannot be allocated here; unchanged"
+                        ));
+                        return;
+                    }
+                }
+                for note in notes {
+                    self.out.info_string(note);
+                }
+            }
+            Err(e) => self.out.error(e),
+        }
+    }
+
+    fn position_or_start(&self) -> Position {
+        self.position.clone().unwrap_or_else(Position::startpos)
+    }
+
+    /// Builds the new position aside, so a bad SFEN or move leaves the old one in place.
+    fn set_position(&mut self, start: PositionStart, moves: &[String]) {
+        let mut pos = match &start {
+            PositionStart::StartPos => Position::startpos(),
+            PositionStart::Sfen(sfen) => match Position::from_sfen(sfen) {
+                Ok(pos) => pos,
+                Err(e) => {
+                    self.out
+                        .error(format!("bad sfen `{sfen}`: {e}; position unchanged"));
+                    return;
+                }
+            },
+        };
+        for (i, text) in moves.iter().enumerate() {
+            match pos.parse_move(text) {
+                Ok(m) => pos.do_move(m),
+                Err(e) => {
+                    self.out.error(format!(
+                        "move {} of {} in `position`: {e}; position unchanged",
+                        i + 1,
+                        moves.len()
+                    ));
+                    return;
+                }
+            }
+        }
+        self.position = Some(pos);
+    }
+
+    fn go(&mut self, go: GoParams) {
+        let pos = match &self.position {
+            Some(pos) => pos.clone(),
+            None => {
+                // Answering keeps a GUI that forgot `position` from waiting forever.
+                self.out
+                    .error("go before any position: searching the start position");
+                Position::startpos()
+            }
+        };
+        let kind = if let Some(depth) = go.perft {
+            if depth > MAX_PERFT_DEPTH {
+                self.out
+                    .info_string(format!("perft depth {depth} capped at {MAX_PERFT_DEPTH}"));
+            }
+            JobKind::Perft {
+                depth: depth.min(MAX_PERFT_DEPTH),
+            }
+        } else if let Some(limit) = go.mate {
+            JobKind::Mate {
+                limit,
+                hash_mb: self.options.mate_hash_mb,
+            }
+        } else {
+            let limits = Limits {
+                clock: clock_for(pos.side_to_move(), &go.clock, go.movetime),
+                depth: go.depth,
+                nodes: go.nodes,
+                infinite: go.infinite,
+                ponder: go.ponder,
+                searchmoves: self.searchmoves(&pos, &go.searchmoves),
+            };
+            JobKind::Search {
+                limits,
+                opts: self.options.search_options(),
+                hash_mb: self.options.hash_mb,
+            }
+        };
+        if !self.is_idle() {
+            // A GUI that sends `go` during a search no longer wants the old one, and
+            // would wait forever behind a ponder search nobody stops.
+            log::warn!("go while a search runs: stopping it first");
+            self.stop_all();
+        }
+        let id = self.next_id;
+        self.next_id += 1;
+        self.queue.push_back(Job {
+            id,
+            pos,
+            kind,
+            stop: false,
+            ponderhit: None,
+        });
+        self.start_next();
+    }
+
+    /// The root moves to search, or all (empty) when any given one is not legal here: a
+    /// list that does not fit the position was meant for another one.
+    fn searchmoves(&self, pos: &Position, texts: &[String]) -> Vec<Move> {
+        let mut moves = Vec::new();
+        let mut bad = Vec::new();
+        for text in texts {
+            match pos.parse_move(text) {
+                Ok(m) if !moves.contains(&m) => moves.push(m),
+                Ok(_) => {}
+                Err(_) => bad.push(text.as_str()),
+            }
+        }
+        if bad.is_empty() {
+            moves
+        } else {
+            self.out.error(format!(
+                "searchmoves: {} not legal here; searching all moves",
+                bad.join(" ")
+            ));
+            Vec::new()
+        }
+    }
+
+    fn stop_all(&mut self) {
+        if let Some(running) = &mut self.running {
+            running.stop = true;
+            running.control.stop();
+        }
+        for job in &mut self.queue {
+            job.stop = true;
+        }
+    }
+
+    /// Applies to the newest `go`, the one the GUI is pondering on. After `bestmove` it
+    /// finds nothing to do, like `stop`.
+    fn ponderhit(&mut self, times: Option<ClockTimes>) {
+        if let Some(job) = self.queue.back_mut() {
+            let clock = match &job.kind {
+                JobKind::Search { limits, .. } => times.and_then(|t| {
+                    clock_for(
+                        job.pos.side_to_move(),
+                        &t,
+                        limits.clock.as_ref().and_then(|c| c.movetime),
+                    )
+                }),
+                _ => None,
+            };
+            job.ponderhit = Some(clock);
+        } else if let Some(running) = &mut self.running {
+            let clock =
+                times.and_then(|t| clock_for(running.pos.side_to_move(), &t, running.movetime));
+            running.control.ponderhit(clock);
+            running.ponderhit = Some(clock);
+        }
+    }
+
+    fn needs_tick(&self) -> bool {
+        self.running.as_ref().is_some_and(|running| running.stop)
+    }
+
+    /// Repeats signals the task may have missed; see [`Running::stop`].
+    fn tick(&mut self) {
+        let Some(running) = &self.running else {
+            return;
+        };
+        if running.stop {
+            running.control.stop();
+        }
+    }
+
+    fn worker_message(&mut self, message: WorkerMessage) {
+        match message {
+            WorkerMessage::Started(id) => {
+                if let Some(running) = self.running.as_mut().filter(|r| r.id == id) {
+                    running.started = Some(Instant::now());
+                }
+            }
+            WorkerMessage::Done(id, finished) => {
+                if self.running.as_ref().is_some_and(|r| r.id == id) {
+                    self.finish(finished);
+                } else {
+                    log::error!("result of task {id}, which is not the running one");
+                }
+            }
+        }
+    }
+
+    fn start_next(&mut self) {
+        while self.running.is_none() {
+            let Some(job) = self.queue.pop_front() else {
+                return;
+            };
+            self.start(job);
+        }
+    }
+
+    fn start(&mut self, job: Job) {
+        let Job {
+            id,
+            pos,
+            kind,
+            stop,
+            ponderhit,
+        } = job;
+        let flag = Arc::new(AtomicBool::new(stop));
+        let mut running = Running {
+            id,
+            pos: pos.clone(),
+            control: Control::Flag(Arc::clone(&flag)),
+            rule: self.options.entering_king_rule,
+            movetime: None,
+            stop,
+            ponderhit,
+            started: None,
+        };
+        let (task, failed) = match kind {
+            JobKind::Search {
+                limits,
+                opts,
+                hash_mb,
+            } => {
+                let mut searcher = match self.searcher.take() {
+                    Some(searcher) => searcher,
+                    None => Searcher::new(hash_mb),
+                };
+                searcher.set_hash_size(hash_mb);
+                // A fresh control block per search, made before the worker starts, so that a
+                // `stop` or `ponderhit` arriving at once is never lost.
+                running.control =
+                    Control::Search(searcher.prepare(limits.ponder || limits.infinite));
+                running.rule = opts.entering_king_rule;
+                running.movetime = limits.clock.as_ref().and_then(|c| c.movetime);
+                let task = Task::Search {
+                    pos,
+                    limits,
+                    opts,
+                    searcher,
+                };
+                let failed = Finished::Search {
+                    searcher: None,
+                    outcome: None,
+                };
+                (task, failed)
+            }
+            JobKind::Mate { limit, hash_mb } => {
+                let task = Task::Mate {
+                    pos,
+                    limit,
+                    hash_mb,
+                    stop: flag,
+                };
+                (task, Finished::Mate(None))
+            }
+            JobKind::Perft { depth } => (
+                Task::Perft {
+                    pos,
+                    depth,
+                    stop: flag,
+                },
+                Finished::Perft,
+            ),
+        };
+        if stop {
+            running.control.stop();
+        }
+        // A `ponderhit` that came while this `go` waited in the queue.
+        if let Some(clock) = running.ponderhit.clone() {
+            running.control.ponderhit(clock);
+        }
+        self.running = Some(running);
+        if let Err(e) = worker::spawn(id, task, self.out.clone(), self.worker_tx.clone()) {
+            log::error!("cannot start a worker thread: {e}");
+            // The task went down with the thread; answer as if it had failed.
+            self.finish(failed);
+        }
+    }
+
+    /// Sends the answer of the running task, then applies what waited for it and starts
+    /// the next `go`, if one is queued.
+    fn finish(&mut self, finished: Finished) {
+        let Some(running) = self.running.take() else {
+            return;
+        };
+        match finished {
+            Finished::Search { searcher, outcome } => {
+                // After a panic the searcher is gone; the next search builds a new one.
+                self.searcher = searcher;
+                let best = match outcome {
+                    Some(outcome) => {
+                        checked_bestmove(&running.pos, outcome, running.rule, &self.out)
+                    }
+                    None => {
+                        self.out.error("the search failed; playing a fallback move");
+                        fallback_move(&running.pos)
+                    }
+                };
+                self.out.send(&Response::BestMove(best));
+            }
+            Finished::Mate(answer) => {
+                let answer = answer.unwrap_or_else(|| {
+                    self.out.error("the mate search failed");
+                    CheckmateAnswer::Timeout
+                });
+                self.out.send(&Response::Checkmate(answer));
+            }
+            Finished::Perft => {}
+        }
+        for (name, value) in std::mem::take(&mut self.deferred_options) {
+            self.set_option(&name, value.as_deref());
+        }
+        if std::mem::take(&mut self.deferred_new_game) {
+            self.new_game();
+        }
+        self.start_next();
+    }
+
+    /// Stops the running task and still answers it, since every `go` gets its one reply:
+    /// some clients read that reply on another thread and would wait for it forever.
+    /// Queued tasks are dropped.
+    fn shutdown(&mut self) {
+        self.queue.clear();
+        let Some(running) = &mut self.running else {
+            return;
+        };
+        running.stop = true;
+        let deadline = Instant::now() + QUIT_GRACE;
+        while self.running.is_some() && Instant::now() < deadline {
+            self.tick();
+            match self.worker_rx.recv_timeout(TICK) {
+                Ok(WorkerMessage::Done(_, finished)) => {
+                    self.finish(finished);
+                    self.queue.clear();
+                }
+                Ok(WorkerMessage::Started(_)) | Err(_) => {}
+            }
+        }
+        if self.running.is_some() {
+            log::warn!("quitting with a task still running");
+        }
+    }
+}
+
+/// The side to move's clock from `go`/`ponderhit` times; `None` when nothing limits time.
+/// `go byoyomi N` without `btime`/`wtime` means no main time left.
+fn clock_for(side: Color, times: &ClockTimes, movetime: Option<u64>) -> Option<Clock> {
+    let (time_left, increment) = match side {
+        Color::Black => (times.btime, times.binc),
+        Color::White => (times.wtime, times.winc),
+    };
+    if time_left.is_none() && times.byoyomi.is_none() && increment.is_none() && movetime.is_none() {
+        return None;
+    }
+    Some(Clock {
+        time_left: time_left.unwrap_or(0),
+        byoyomi: times.byoyomi.unwrap_or(0),
+        increment: increment.unwrap_or(0),
+        movetime,
+    })
+}
+
+/// Whether `mb` megabytes can be had at all. Reserving without touching costs nothing, and
+/// refusing here beats the abort a failed allocation would be at `isready`.
+fn can_allocate(mb: usize) -> bool {
+    let Some(bytes) = mb.checked_mul(1 << 20) else {
+        return false;
+    };
+    Vec::<u8>::new().try_reserve_exact(bytes).is_ok()
+}
+
+/// The search's answer, checked: an illegal move or an unfounded win declaration would
+/// lose the game on the spot, so they are replaced by a legal move and reported.
+fn checked_bestmove(
+    pos: &Position,
+    outcome: Outcome,
+    rule: EnteringKingRule,
+    out: &Out,
+) -> BestMove {
+    let legal = legal_moves(pos);
+    match outcome {
+        Outcome::Move { best, ponder } if legal.contains(&best) => {
+            let ponder = ponder.filter(|&reply| {
+                let mut after = pos.clone();
+                after.do_move(best);
+                legal_moves(&after).contains(&reply)
+            });
+            BestMove::Move {
+                mv: best.to_string(),
+                ponder: ponder.map(|m| m.to_string()),
+            }
+        }
+        Outcome::Win if pos.can_declare_win(rule) => BestMove::Win,
+        Outcome::Resign => BestMove::Resign,
+        other => {
+            out.error(format!(
+                "the search answered {other:?}, which is not allowed here; playing a fallback move"
+            ));
+            fallback_move(pos)
+        }
+    }
+}
+
+fn fallback_move(pos: &Position) -> BestMove {
+    match legal_moves(pos).into_iter().next() {
+        Some(m) => BestMove::Move {
+            mv: m.to_string(),
+            ponder: None,
+        },
+        None => BestMove::Resign,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_belong_to_the_side_to_move() {
+        let times = ClockTimes {
+            btime: Some(1000),
+            wtime: Some(2000),
+            byoyomi: Some(300),
+            binc: None,
+            winc: Some(7),
+        };
+        let black = clock_for(Color::Black, &times, None).unwrap();
+        assert_eq!(
+            (black.time_left, black.byoyomi, black.increment),
+            (1000, 300, 0)
+        );
+        let white = clock_for(Color::White, &times, Some(50)).unwrap();
+        assert_eq!(
+            (white.time_left, white.increment, white.movetime),
+            (2000, 7, Some(50))
+        );
+        assert!(clock_for(Color::Black, &ClockTimes::default(), None).is_none());
+        let byoyomi_only = ClockTimes {
+            byoyomi: Some(1000),
+            ..ClockTimes::default()
+        };
+        let clock = clock_for(Color::White, &byoyomi_only, None).unwrap();
+        assert_eq!((clock.time_left, clock.byoyomi), (0, 1000));
+    }
+
+    #[test]
+    fn answers_are_checked_before_they_are_sent() {
+        let (out, _) = (Out::new(Box::new(std::io::sink())), ());
+        let pos = Position::startpos();
+        let m = |text: &str| pos.parse_move(text).unwrap();
+        let rule = EnteringKingRule::Csa27;
+        let fine = Outcome::Move {
+            best: m("7g7f"),
+            ponder: Some(m("2g2f")),
+        };
+        // 2g2f is not a White reply: the ponder move is dropped, the move kept.
+        assert_eq!(
+            checked_bestmove(&pos, fine, rule, &out),
+            BestMove::Move {
+                mv: "7g7f".into(),
+                ponder: None
+            }
+        );
+        let none = Outcome::Move {
+            best: Move::NONE,
+            ponder: None,
+        };
+        assert!(matches!(
+            checked_bestmove(&pos, none, rule, &out),
+            BestMove::Move { .. }
+        ));
+        assert!(matches!(
+            checked_bestmove(&pos, Outcome::Win, rule, &out),
+            BestMove::Move { .. }
+        ));
+        assert_eq!(
+            checked_bestmove(&pos, Outcome::Resign, rule, &out),
+            BestMove::Resign
+        );
+    }
+
+    #[test]
+    fn impossible_allocations_are_refused() {
+        assert!(can_allocate(1));
+        assert!(!can_allocate(usize::MAX));
+        assert!(!can_allocate(usize::MAX >> 20));
+    }
+}

@@ -1,0 +1,547 @@
+//! The engine's USI options: what `usi` declares, how a `setoption` value is checked,
+//! and the typed settings the loop and the search read.
+//!
+//! One table drives everything, so a declared option can never be one that `setoption`
+//! refuses, and the defaults the GUI is shown are the values the engine starts with.
+
+use std::path::{Path, PathBuf};
+
+use crate::search::SearchOptions;
+use crate::search::time::TimeOptions;
+use crate::shogi::EnteringKingRule;
+use crate::usi::OptionDecl;
+
+/// Typed values of every option.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Options {
+    pub hash_mb: usize,
+    pub ponder: bool,
+    pub threads: usize,
+    pub multipv: usize,
+    pub network_delay: u64,
+    pub network_delay2: u64,
+    pub minimum_thinking_time: u64,
+    pub slow_mover: u32,
+    pub round_up_to_full_second: bool,
+    pub entering_king_rule: EnteringKingRule,
+    pub max_moves_to_draw: u32,
+    pub draw_value_black: i32,
+    pub draw_value_white: i32,
+    pub resign_value: i32,
+    pub own_book: bool,
+    /// As the GUI sent it; see [`Options::book_path`].
+    pub book_file: String,
+    pub depth_limit: u32,
+    pub nodes_limit: u64,
+    pub consideration_mode: bool,
+    pub mate_hash_mb: usize,
+}
+
+/// What `setoption` may carry for one option, with its bounds.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Check(bool),
+    Spin { default: i64, min: i64, max: i64 },
+    Combo(&'static str, &'static [&'static str]),
+    Filename(&'static str),
+}
+
+/// A value that has passed the option's type check and bounds.
+enum Value<'a> {
+    Bool(bool),
+    Int(i64),
+    Text(&'a str),
+}
+
+struct Spec {
+    name: &'static str,
+    kind: Kind,
+    set: fn(&mut Options, Value<'_>),
+}
+
+/// Above what this machine class holds, and far below where `usize` arithmetic on
+/// megabytes could overflow; whether the memory is really there is checked at `isready`.
+const MAX_HASH_MB: i64 = 32 * 1024;
+const MAX_THREADS: i64 = 256;
+
+const ENTERING_KING_RULES: [&str; 6] = [
+    EnteringKingRule::NAMES[0].0,
+    EnteringKingRule::NAMES[1].0,
+    EnteringKingRule::NAMES[2].0,
+    EnteringKingRule::NAMES[3].0,
+    EnteringKingRule::NAMES[4].0,
+    EnteringKingRule::NAMES[5].0,
+];
+
+/// Spin values arrive as `i64` already clamped to the declared range, so the casts
+/// below cannot wrap: every range fits its field.
+fn int(value: Value<'_>) -> i64 {
+    match value {
+        Value::Int(n) => n,
+        Value::Bool(b) => i64::from(b),
+        Value::Text(_) => 0,
+    }
+}
+
+fn flag(value: Value<'_>) -> bool {
+    matches!(value, Value::Bool(true))
+}
+
+fn text(value: Value<'_>) -> String {
+    match value {
+        Value::Text(text) => text.to_string(),
+        _ => String::new(),
+    }
+}
+
+fn spin(default: i64, min: i64, max: i64) -> Kind {
+    Kind::Spin { default, min, max }
+}
+
+fn specs() -> Vec<Spec> {
+    let time = TimeOptions::default();
+    let search = SearchOptions::default();
+    let cores = (search.threads as i64).clamp(1, MAX_THREADS);
+    vec![
+        Spec {
+            name: "USI_Hash",
+            kind: spin(256, 1, MAX_HASH_MB),
+            set: |o, v| o.hash_mb = int(v) as usize,
+        },
+        Spec {
+            name: "USI_Ponder",
+            kind: Kind::Check(false),
+            set: |o, v| o.ponder = flag(v),
+        },
+        Spec {
+            name: "Threads",
+            kind: spin(cores, 1, MAX_THREADS),
+            set: |o, v| o.threads = int(v) as usize,
+        },
+        Spec {
+            name: "MultiPV",
+            kind: spin(1, 1, 600),
+            set: |o, v| o.multipv = int(v) as usize,
+        },
+        Spec {
+            name: "NetworkDelay",
+            kind: spin(time.network_delay as i64, 0, 10_000),
+            set: |o, v| o.network_delay = int(v) as u64,
+        },
+        Spec {
+            name: "NetworkDelay2",
+            kind: spin(time.network_delay2 as i64, 0, 10_000),
+            set: |o, v| o.network_delay2 = int(v) as u64,
+        },
+        Spec {
+            name: "MinimumThinkingTime",
+            kind: spin(time.minimum_thinking_time as i64, 0, 100_000),
+            set: |o, v| o.minimum_thinking_time = int(v) as u64,
+        },
+        Spec {
+            name: "SlowMover",
+            kind: spin(i64::from(time.slow_mover), 1, 1000),
+            set: |o, v| o.slow_mover = int(v) as u32,
+        },
+        Spec {
+            name: "RoundUpToFullSecond",
+            kind: Kind::Check(time.round_up_to_full_second),
+            set: |o, v| o.round_up_to_full_second = flag(v),
+        },
+        Spec {
+            name: "EnteringKingRule",
+            kind: Kind::Combo("CSARule27", &ENTERING_KING_RULES),
+            set: |o, v| {
+                if let Some(rule) = EnteringKingRule::from_name(&text(v)) {
+                    o.entering_king_rule = rule;
+                }
+            },
+        },
+        Spec {
+            name: "MaxMovesToDraw",
+            kind: spin(0, 0, 100_000),
+            set: |o, v| o.max_moves_to_draw = int(v) as u32,
+        },
+        Spec {
+            name: "DrawValueBlack",
+            kind: spin(i64::from(search.draw_value_black), -30_000, 30_000),
+            set: |o, v| o.draw_value_black = int(v) as i32,
+        },
+        Spec {
+            name: "DrawValueWhite",
+            kind: spin(i64::from(search.draw_value_white), -30_000, 30_000),
+            set: |o, v| o.draw_value_white = int(v) as i32,
+        },
+        Spec {
+            name: "ResignValue",
+            kind: spin(i64::from(search.resign_value), 0, 99_999),
+            set: |o, v| o.resign_value = int(v) as i32,
+        },
+        Spec {
+            name: "USI_OwnBook",
+            kind: Kind::Check(false),
+            set: |o, v| o.own_book = flag(v),
+        },
+        Spec {
+            name: "BookFile",
+            kind: Kind::Filename(""),
+            set: |o, v| o.book_file = text(v),
+        },
+        Spec {
+            name: "DepthLimit",
+            kind: spin(0, 0, 1000),
+            set: |o, v| o.depth_limit = int(v) as u32,
+        },
+        Spec {
+            name: "NodesLimit",
+            kind: spin(0, 0, i64::MAX),
+            set: |o, v| o.nodes_limit = int(v) as u64,
+        },
+        Spec {
+            name: "ConsiderationMode",
+            kind: Kind::Check(false),
+            set: |o, v| o.consideration_mode = flag(v),
+        },
+        Spec {
+            name: "MateHash",
+            kind: spin(64, 1, MAX_HASH_MB),
+            set: |o, v| o.mate_hash_mb = int(v) as usize,
+        },
+    ]
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        let mut options = Options {
+            hash_mb: 0,
+            ponder: false,
+            threads: 1,
+            multipv: 1,
+            network_delay: 0,
+            network_delay2: 0,
+            minimum_thinking_time: 0,
+            slow_mover: 100,
+            round_up_to_full_second: false,
+            entering_king_rule: EnteringKingRule::Csa27,
+            max_moves_to_draw: 0,
+            draw_value_black: 0,
+            draw_value_white: 0,
+            resign_value: 0,
+            own_book: false,
+            book_file: String::new(),
+            depth_limit: 0,
+            nodes_limit: 0,
+            consideration_mode: false,
+            mate_hash_mb: 1,
+        };
+        // The declared defaults are the starting values, by construction.
+        for spec in specs() {
+            let value = match spec.kind {
+                Kind::Check(default) => Value::Bool(default),
+                Kind::Spin { default, .. } => Value::Int(default),
+                Kind::Combo(default, _) | Kind::Filename(default) => Value::Text(default),
+            };
+            (spec.set)(&mut options, value);
+        }
+        options
+    }
+}
+
+impl Options {
+    /// The `option` lines of the `usi` answer, in a stable order.
+    pub fn declarations() -> Vec<OptionDecl> {
+        specs()
+            .into_iter()
+            .map(|spec| match spec.kind {
+                Kind::Check(default) => OptionDecl::check(spec.name, default),
+                Kind::Spin { default, min, max } => OptionDecl::spin(spec.name, default, min, max),
+                Kind::Combo(default, vars) => OptionDecl::combo(spec.name, default, vars),
+                Kind::Filename(default) => OptionDecl::filename(spec.name, default),
+            })
+            .collect()
+    }
+
+    /// Applies one `setoption`. `Ok` carries notes worth telling the user (a value that was
+    /// clamped, a setting that has no effect yet); `Err` says why nothing changed.
+    /// Names match whatever their case, because GUIs differ in what they send back.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Vec<String>, String> {
+        let specs = specs();
+        let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
+            return Err(format!("unknown option `{name}`"));
+        };
+        let name = spec.name;
+        let mut notes = Vec::new();
+        let value = match (spec.kind, value) {
+            (Kind::Filename(_), value) => Value::Text(value.unwrap_or("")),
+            (_, None) => return Err(format!("option {name} needs a value")),
+            (Kind::Check(_), Some(value)) => Value::Bool(check_value(name, value)?),
+            (Kind::Spin { min, max, .. }, Some(value)) => {
+                let (n, note) = spin_value(name, value, min, max)?;
+                notes.extend(note);
+                Value::Int(n)
+            }
+            (Kind::Combo(_, vars), Some(value)) => {
+                Value::Text(combo_value(name, value.trim(), vars)?)
+            }
+        };
+        (spec.set)(self, value);
+        if name == "USI_OwnBook" && self.own_book {
+            notes.push(
+                "USI_OwnBook: no opening book is loaded (this build has no book support)".into(),
+            );
+        }
+        Ok(notes)
+    }
+
+    /// `BookFile` as a path: relative names resolve against the executable's folder,
+    /// because GUIs start engines from arbitrary working directories.
+    pub fn book_path(&self) -> Option<PathBuf> {
+        let exe_dir = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(Path::to_path_buf));
+        resolve_against(&self.book_file, exe_dir.as_deref())
+    }
+
+    /// What the search is told for one `go`.
+    pub fn search_options(&self) -> SearchOptions {
+        SearchOptions {
+            threads: self.threads,
+            multipv: self.multipv,
+            entering_king_rule: self.entering_king_rule,
+            max_moves_to_draw: self.max_moves_to_draw,
+            draw_value_black: self.draw_value_black,
+            draw_value_white: self.draw_value_white,
+            resign_value: self.resign_value,
+            depth_limit: self.depth_limit,
+            nodes_limit: self.nodes_limit,
+            time: TimeOptions {
+                network_delay: self.network_delay,
+                network_delay2: self.network_delay2,
+                minimum_thinking_time: self.minimum_thinking_time,
+                slow_mover: self.slow_mover,
+                round_up_to_full_second: self.round_up_to_full_second,
+                max_moves_to_draw: self.max_moves_to_draw,
+            },
+            consideration_mode: self.consideration_mode,
+        }
+    }
+}
+
+fn resolve_against(file: &str, base: Option<&Path>) -> Option<PathBuf> {
+    let file = file.trim();
+    if file.is_empty() {
+        return None;
+    }
+    let path = PathBuf::from(file);
+    match base {
+        Some(base) if path.is_relative() => Some(base.join(path)),
+        _ => Some(path),
+    }
+}
+
+fn check_value(name: &str, value: &str) -> Result<bool, String> {
+    let value = value.trim();
+    if value.eq_ignore_ascii_case("true") {
+        Ok(true)
+    } else if value.eq_ignore_ascii_case("false") {
+        Ok(false)
+    } else {
+        Err(format!(
+            "option {name} is a check: value must be true or false, got `{value}`"
+        ))
+    }
+}
+
+/// An integer within `min..=max`; integers outside it, however long, are clamped and
+/// the note says so, since the user clearly meant "as much as allowed".
+fn spin_value(
+    name: &str,
+    value: &str,
+    min: i64,
+    max: i64,
+) -> Result<(i64, Option<String>), String> {
+    let value = value.trim();
+    let digits = value.strip_prefix(['-', '+']).unwrap_or(value);
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!(
+            "option {name} is a spin: value must be an integer, got `{value}`"
+        ));
+    }
+    let n = match value.parse::<i64>() {
+        Ok(n) => n,
+        // Only overflow is left: all digits, but too many of them.
+        Err(_) if value.starts_with('-') => i64::MIN,
+        Err(_) => i64::MAX,
+    };
+    let clamped = n.clamp(min, max);
+    let note = (clamped != n || value.parse::<i64>().is_err()).then(|| {
+        let side = if clamped == min { "minimum" } else { "maximum" };
+        format!("option {name}: {value} is outside {min}..{max}, clamped to the {side} {clamped}")
+    });
+    Ok((clamped, note))
+}
+
+fn combo_value(name: &str, value: &str, vars: &[&'static str]) -> Result<&'static str, String> {
+    vars.iter()
+        .find(|var| var.eq_ignore_ascii_case(value))
+        .copied()
+        .ok_or_else(|| {
+            format!(
+                "option {name} must be one of {}, got `{value}`",
+                vars.join(", ")
+            )
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::usi::OptionKind;
+
+    #[test]
+    fn defaults_match_declarations() {
+        let options = Options::default();
+        assert_eq!(options.hash_mb, 256);
+        assert!(!options.ponder);
+        assert!(options.threads >= 1);
+        assert_eq!(options.multipv, 1);
+        assert_eq!(options.entering_king_rule, EnteringKingRule::Csa27);
+        assert!(!options.own_book);
+        let decls = Options::declarations();
+        let find = |name: &str| decls.iter().find(|d| d.name == name).map(|d| &d.kind);
+        assert_eq!(
+            find("USI_Hash"),
+            Some(&OptionKind::Spin {
+                default: 256,
+                min: 1,
+                max: MAX_HASH_MB
+            })
+        );
+        assert_eq!(
+            find("MultiPV"),
+            Some(&OptionKind::Spin {
+                default: 1,
+                min: 1,
+                max: 600
+            })
+        );
+        match find("EnteringKingRule") {
+            Some(OptionKind::Combo { default, vars }) => {
+                assert_eq!(default, "CSARule27");
+                assert_eq!(vars.len(), 6);
+            }
+            other => panic!("{other:?}"),
+        }
+        for name in [
+            "USI_Ponder",
+            "Threads",
+            "NetworkDelay",
+            "NetworkDelay2",
+            "MinimumThinkingTime",
+            "SlowMover",
+            "RoundUpToFullSecond",
+            "MaxMovesToDraw",
+            "DrawValueBlack",
+            "DrawValueWhite",
+            "ResignValue",
+            "USI_OwnBook",
+            "BookFile",
+            "DepthLimit",
+            "NodesLimit",
+            "ConsiderationMode",
+            "MateHash",
+        ] {
+            assert!(find(name).is_some(), "{name} not declared");
+        }
+    }
+
+    #[test]
+    fn names_match_any_case_and_values_are_typed() {
+        let mut o = Options::default();
+        assert_eq!(o.set("usi_hash", Some("16")), Ok(vec![]));
+        assert_eq!(o.hash_mb, 16);
+        assert_eq!(o.set("USI_PONDER", Some("TRUE")), Ok(vec![]));
+        assert!(o.ponder);
+        assert_eq!(o.set("enteringkingrule", Some("tryrule")), Ok(vec![]));
+        assert_eq!(o.entering_king_rule, EnteringKingRule::Try);
+        assert_eq!(o.set("DrawValueWhite", Some("-50")), Ok(vec![]));
+        assert_eq!(o.draw_value_white, -50);
+        assert_eq!(o.set("BookFile", Some("my book.db")), Ok(vec![]));
+        assert_eq!(o.book_file, "my book.db");
+        assert_eq!(o.set("BookFile", None), Ok(vec![]));
+        assert_eq!(o.book_file, "");
+    }
+
+    #[test]
+    fn bad_values_change_nothing() {
+        let mut o = Options::default();
+        let before = o.clone();
+        assert!(o.set("Nonsense", Some("1")).is_err());
+        assert!(o.set("USI_Hash", Some("lots")).is_err());
+        assert!(o.set("USI_Hash", Some("1.5")).is_err());
+        assert!(o.set("USI_Hash", Some("")).is_err());
+        assert!(o.set("USI_Hash", None).is_err());
+        assert!(o.set("USI_Ponder", Some("yes")).is_err());
+        assert!(o.set("EnteringKingRule", Some("Whatever")).is_err());
+        assert_eq!(o, before);
+    }
+
+    #[test]
+    fn out_of_range_spins_are_clamped_and_said_so() {
+        let mut o = Options::default();
+        let notes = o.set("MultiPV", Some("0")).unwrap();
+        assert_eq!(o.multipv, 1);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("clamped to the minimum 1"), "{notes:?}");
+        let notes = o.set("Threads", Some("99999999999999999999999")).unwrap();
+        assert_eq!(o.threads, 256);
+        assert!(notes[0].contains("maximum 256"), "{notes:?}");
+        let notes = o
+            .set("DrawValueBlack", Some("-99999999999999999999999"))
+            .unwrap();
+        assert_eq!(o.draw_value_black, -30_000);
+        assert_eq!(notes.len(), 1);
+        assert_eq!(o.set("NodesLimit", Some("9223372036854775807")), Ok(vec![]));
+        assert_eq!(o.nodes_limit, i64::MAX as u64);
+    }
+
+    #[test]
+    fn own_book_says_no_book_is_loaded() {
+        let mut o = Options::default();
+        let notes = o.set("USI_OwnBook", Some("true")).unwrap();
+        assert!(o.own_book);
+        assert!(notes[0].contains("no opening book"), "{notes:?}");
+        assert_eq!(o.set("USI_OwnBook", Some("false")), Ok(vec![]));
+    }
+
+    #[test]
+    fn relative_book_paths_resolve_against_the_executable_folder() {
+        let base = Path::new("/opt/kirin");
+        assert_eq!(resolve_against("", Some(base)), None);
+        assert_eq!(
+            resolve_against("book/a.db", Some(base)),
+            Some(PathBuf::from("/opt/kirin/book/a.db"))
+        );
+        assert_eq!(
+            resolve_against("/data/a.db", Some(base)),
+            Some(PathBuf::from("/data/a.db"))
+        );
+        let mut o = Options::default();
+        o.set("BookFile", Some("x.db")).unwrap();
+        let path = o.book_path().unwrap();
+        assert!(path.is_absolute() && path.ends_with("x.db"), "{path:?}");
+    }
+
+    #[test]
+    fn search_options_carry_the_settings() {
+        let mut o = Options::default();
+        o.set("DepthLimit", Some("7")).unwrap();
+        o.set("NodesLimit", Some("1000")).unwrap();
+        o.set("NetworkDelay2", Some("900")).unwrap();
+        o.set("MaxMovesToDraw", Some("256")).unwrap();
+        let s = o.search_options();
+        assert_eq!((s.depth_limit, s.nodes_limit), (7, 1000));
+        assert_eq!(s.time.network_delay2, 900);
+        assert_eq!((s.max_moves_to_draw, s.time.max_moves_to_draw), (256, 256));
+    }
+}

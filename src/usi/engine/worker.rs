@@ -1,0 +1,379 @@
+//! What runs off the controller thread: a search, a mate search or a perft. The
+//! controller hands over everything a task needs (the `Searcher` included) and gets it back
+//! with the result, so nothing is shared but the output and the stop signals.
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::thread;
+use std::time::{Duration, Instant};
+
+use crossbeam_channel::Sender;
+
+use super::io::Out;
+use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
+use crate::shogi::{Move, Position, legal_moves};
+use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
+
+/// Deepest `go perft` served: depth 10 from the start position would run for days.
+pub const MAX_PERFT_DEPTH: u32 = 9;
+
+pub enum Task {
+    Search {
+        pos: Position,
+        limits: Limits,
+        opts: SearchOptions,
+        searcher: Searcher,
+    },
+    Mate {
+        pos: Position,
+        limit: MateLimit,
+        hash_mb: usize,
+        stop: Arc<AtomicBool>,
+    },
+    Perft {
+        pos: Position,
+        depth: u32,
+        stop: Arc<AtomicBool>,
+    },
+}
+
+/// A task's result. `None` in place of an answer means the task panicked.
+pub enum Finished {
+    Search {
+        searcher: Option<Searcher>,
+        outcome: Option<Outcome>,
+    },
+    Mate(Option<CheckmateAnswer>),
+    Perft,
+}
+
+pub enum WorkerMessage {
+    /// Sent just before the task starts: signals given earlier may not have been seen.
+    Started(u64),
+    Done(u64, Finished),
+}
+
+/// Runs `task` on a new thread, which reports `Started` and then `Done` for `id`.
+pub fn spawn(id: u64, task: Task, out: Out, done: Sender<WorkerMessage>) -> std::io::Result<()> {
+    thread::Builder::new()
+        .name(format!("usi-task-{id}"))
+        .spawn(move || {
+            // The controller may already be gone (quit); the result then has no reader.
+            let _ = done.send(WorkerMessage::Started(id));
+            let finished = run(task, &out);
+            let _ = done.send(WorkerMessage::Done(id, finished));
+        })
+        .map(drop)
+}
+
+fn run(task: Task, out: &Out) -> Finished {
+    match task {
+        Task::Search {
+            pos,
+            limits,
+            opts,
+            mut searcher,
+        } => {
+            let show_multipv = opts.multipv > 1;
+            let report_out = out.clone();
+            let mut report =
+                move |report: Report| report_out.send(&report_line(report, show_multipv));
+            // A search bug must cost one move, not the engine: the GUI still gets a
+            // `bestmove` and the next `go` gets a fresh searcher.
+            let outcome = catch_unwind(AssertUnwindSafe(|| {
+                searcher.think(&pos, &limits, &opts, &mut report)
+            }));
+            match outcome {
+                Ok(outcome) => Finished::Search {
+                    searcher: Some(searcher),
+                    outcome: Some(outcome),
+                },
+                Err(_) => Finished::Search {
+                    searcher: None,
+                    outcome: None,
+                },
+            }
+        }
+        Task::Mate {
+            mut pos,
+            limit,
+            hash_mb,
+            stop,
+        } => {
+            let answer = catch_unwind(AssertUnwindSafe(|| {
+                solve_mate(&mut pos, limit, hash_mb, &stop, out)
+            }));
+            Finished::Mate(answer.ok())
+        }
+        Task::Perft {
+            mut pos,
+            depth,
+            stop,
+        } => {
+            // Perft has no failure mode besides a rules bug, which would be worth a crash
+            // report; still, the engine must survive it.
+            if catch_unwind(AssertUnwindSafe(|| perft(&mut pos, depth, &stop, out))).is_err() {
+                out.error("perft failed");
+            }
+            Finished::Perft
+        }
+    }
+}
+
+/// The single place `go mate` reaches the mate solver, which is still being written.
+///
+/// Once `search::mate` lands this becomes:
+/// `MateSolver::new(hash_mb).solve(pos, MateLimits { deadline, max_nodes: None }, stop,
+/// &mut |p| out.send(&mate_progress_line(p.nodes, p.elapsed, p.hashfull)))`, with
+/// `Mate(moves)` answered as `CheckmateAnswer::Moves` (each move's `to_string()`),
+/// `NoMate` as `NoMate` and `Timeout` as `Timeout`.
+fn solve_mate(
+    pos: &mut Position,
+    limit: MateLimit,
+    hash_mb: usize,
+    stop: &AtomicBool,
+    out: &Out,
+) -> CheckmateAnswer {
+    let deadline = mate_deadline(limit, Instant::now());
+    log::debug!(
+        "go mate on {} (deadline {deadline:?}, {hash_mb} MB, stopped {}): no solver yet",
+        pos.to_sfen(),
+        stop.load(Ordering::Relaxed)
+    );
+    let _ = out;
+    CheckmateAnswer::NotImplemented
+}
+
+fn mate_deadline(limit: MateLimit, start: Instant) -> Option<Instant> {
+    match limit {
+        MateLimit::Infinite => None,
+        MateLimit::Millis(ms) => start.checked_add(Duration::from_millis(ms)),
+    }
+}
+
+/// The `info` line for the mate solver's progress reports.
+#[cfg_attr(
+    not(test),
+    allow(dead_code, reason = "the mate solver's progress callback will use it")
+)]
+fn mate_progress_line(nodes: u64, elapsed: Duration, hashfull: u32) -> Response {
+    let ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+    let nps = nodes.saturating_mul(1000) / ms.max(1);
+    Response::Info(vec![
+        InfoField::Nodes(nodes),
+        InfoField::Nps(nps),
+        InfoField::Time(ms),
+        InfoField::HashFull(hashfull),
+    ])
+}
+
+/// Turns a search report into its `info` line; `multipv` only when several lines are asked
+/// for, since some GUIs show a single-PV search differently when they see it.
+pub fn report_line(report: Report, show_multipv: bool) -> Response {
+    match report {
+        Report::Pv(info) => pv_line(&info, show_multipv),
+        Report::Progress {
+            depth,
+            nodes,
+            nps,
+            time_ms,
+            hashfull,
+        } => Response::Info(vec![
+            InfoField::Depth(depth),
+            InfoField::Nodes(nodes),
+            InfoField::Nps(nps),
+            InfoField::Time(time_ms),
+            InfoField::HashFull(hashfull),
+        ]),
+        Report::Text(text) => Response::info_string(text),
+    }
+}
+
+fn pv_line(info: &PvInfo, show_multipv: bool) -> Response {
+    let value = match info.score {
+        crate::search::Score::Cp(cp) => ScoreValue::Cp(cp),
+        crate::search::Score::Mate(plies) => ScoreValue::Mate(plies),
+    };
+    let bound = match info.bound {
+        ScoreBound::Exact => None,
+        ScoreBound::Lower => Some(Bound::Lower),
+        ScoreBound::Upper => Some(Bound::Upper),
+    };
+    let mut fields = vec![
+        InfoField::Depth(info.depth),
+        InfoField::SelDepth(info.seldepth),
+        InfoField::Score(Score { value, bound }),
+        InfoField::Nodes(info.nodes),
+        InfoField::Nps(info.nps),
+        InfoField::HashFull(info.hashfull),
+        InfoField::Time(info.time_ms),
+    ];
+    if show_multipv {
+        fields.push(InfoField::MultiPv(info.multipv));
+    }
+    if !info.pv.is_empty() {
+        fields.push(InfoField::Pv(info.pv.iter().map(Move::to_string).collect()));
+    }
+    Response::Info(fields)
+}
+
+/// `go perft`: one `<move>: <count>` line per root move as it completes, then the total,
+/// exactly as `kirin perft` prints them. Checks `stop` at every node, so even depth 9 ends
+/// promptly when asked.
+pub fn perft(pos: &mut Position, depth: u32, stop: &AtomicBool, out: &Out) {
+    let mut total = 0;
+    if depth > 0 {
+        for m in legal_moves(pos) {
+            pos.do_move(m);
+            let count = count_leaves(pos, depth - 1, stop);
+            pos.undo_move();
+            let Some(count) = count else {
+                out.info_string("perft stopped");
+                return;
+            };
+            out.line(&format!("{m}: {count}"));
+            total += count;
+        }
+    }
+    out.line(&format!("Nodes searched: {total}"));
+}
+
+/// `shogi::perft::perft`, but giving up (`None`) once `stop` is set.
+fn count_leaves(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth == 0 {
+        return Some(1);
+    }
+    let moves = legal_moves(pos);
+    if depth == 1 {
+        return Some(moves.len() as u64);
+    }
+    let mut nodes = 0;
+    for m in moves {
+        pos.do_move(m);
+        let count = count_leaves(pos, depth - 1, stop);
+        pos.undo_move();
+        nodes += count?;
+    }
+    Some(nodes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::Score as SearchScore;
+    use crate::shogi::perft::divide;
+    use crate::usi::parse_response;
+    use std::sync::Mutex;
+
+    /// An `Out` whose lines can be read back.
+    fn capture() -> (Out, Arc<Mutex<Vec<u8>>>) {
+        struct Shared(Arc<Mutex<Vec<u8>>>);
+        impl std::io::Write for Shared {
+            fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+                self.0.lock().unwrap().extend_from_slice(buf);
+                Ok(buf.len())
+            }
+            fn flush(&mut self) -> std::io::Result<()> {
+                Ok(())
+            }
+        }
+        let bytes = Arc::new(Mutex::new(Vec::new()));
+        (Out::new(Box::new(Shared(Arc::clone(&bytes)))), bytes)
+    }
+
+    fn text(bytes: &Arc<Mutex<Vec<u8>>>) -> String {
+        String::from_utf8(bytes.lock().unwrap().clone()).unwrap()
+    }
+
+    #[test]
+    fn perft_matches_the_library_divide() {
+        let (out, bytes) = capture();
+        let mut pos = Position::startpos();
+        perft(&mut pos, 3, &AtomicBool::new(false), &out);
+        let mut want = String::new();
+        let mut total = 0;
+        for (m, n) in divide(&mut Position::startpos(), 3) {
+            want.push_str(&format!("{m}: {n}\n"));
+            total += n;
+        }
+        want.push_str(&format!("Nodes searched: {total}\n"));
+        assert_eq!(text(&bytes), want);
+        assert_eq!(total, 25_470);
+    }
+
+    #[test]
+    fn perft_stops_when_asked() {
+        let (out, bytes) = capture();
+        perft(&mut Position::startpos(), 9, &AtomicBool::new(true), &out);
+        assert_eq!(text(&bytes), "info string perft stopped\n");
+    }
+
+    #[test]
+    fn pv_reports_become_info_lines() {
+        let pos = Position::startpos();
+        let pv = vec![pos.parse_move("7g7f").unwrap()];
+        let info = PvInfo {
+            depth: 5,
+            seldepth: 9,
+            multipv: 2,
+            score: SearchScore::Cp(-31),
+            bound: ScoreBound::Lower,
+            nodes: 1234,
+            nps: 5678,
+            time_ms: 217,
+            hashfull: 3,
+            pv,
+        };
+        assert_eq!(
+            report_line(Report::Pv(info.clone()), false).to_string(),
+            "info depth 5 seldepth 9 score cp -31 lowerbound nodes 1234 nps 5678 hashfull 3 time 217 pv 7g7f"
+        );
+        let mate = PvInfo {
+            score: SearchScore::Mate(-4),
+            bound: ScoreBound::Exact,
+            ..info
+        };
+        let line = report_line(Report::Pv(mate), true).to_string();
+        assert_eq!(
+            line,
+            "info depth 5 seldepth 9 score mate -4 nodes 1234 nps 5678 hashfull 3 time 217 multipv 2 pv 7g7f"
+        );
+        assert!(parse_response(&line).is_some());
+        let progress = report_line(
+            Report::Progress {
+                depth: 7,
+                nodes: 10,
+                nps: 20,
+                time_ms: 30,
+                hashfull: 40,
+            },
+            false,
+        );
+        assert_eq!(
+            progress.to_string(),
+            "info depth 7 nodes 10 nps 20 time 30 hashfull 40"
+        );
+        assert_eq!(
+            report_line(Report::Text("hello".into()), false).to_string(),
+            "info string hello"
+        );
+    }
+
+    #[test]
+    fn mate_deadlines_and_progress() {
+        let start = Instant::now();
+        assert_eq!(mate_deadline(MateLimit::Infinite, start), None);
+        assert_eq!(
+            mate_deadline(MateLimit::Millis(1500), start),
+            Some(start + Duration::from_millis(1500))
+        );
+        assert_eq!(
+            mate_progress_line(5000, Duration::from_millis(250), 12).to_string(),
+            "info nodes 5000 nps 20000 time 250 hashfull 12"
+        );
+    }
+}

@@ -1,0 +1,78 @@
+//! The `kirin` subcommands other than the USI loop.
+
+use std::process::{Command, Output};
+
+use kirin::shogi::{Position, perft};
+
+fn kirin(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_kirin"))
+        .args(args)
+        .output()
+        .expect("run kirin")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8_lossy(&output.stdout).into_owned()
+}
+
+#[test]
+fn perft_prints_the_divide_and_the_total() {
+    let output = kirin(&["perft", "3"]);
+    assert!(output.status.success());
+    let mut want = String::new();
+    let mut total = 0;
+    for (m, n) in perft::divide(&mut Position::startpos(), 3) {
+        want.push_str(&format!("{m}: {n}\n"));
+        total += n;
+    }
+    want.push_str(&format!("Nodes searched: {total}\n"));
+    assert_eq!(stdout(&output), want);
+    assert_eq!(total, 25_470);
+}
+
+#[test]
+fn perft_takes_an_sfen_in_words_and_refuses_bad_ones() {
+    let sfen = "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1";
+    let mut args = vec!["perft", "2"];
+    args.extend(sfen.split(' '));
+    let output = kirin(&args);
+    assert!(output.status.success());
+    let total = perft::perft(&mut Position::from_sfen(sfen).unwrap(), 2);
+    assert!(stdout(&output).ends_with(&format!("Nodes searched: {total}\n")));
+    assert_eq!(
+        kirin(&["perft", "2", "not", "an", "sfen"]).status.code(),
+        Some(2)
+    );
+    assert_eq!(kirin(&["perft", "two"]).status.code(), Some(2));
+}
+
+#[test]
+fn eval_of_start_and_handicap_positions() {
+    let output = kirin(&["eval"]);
+    assert!(output.status.success());
+    assert_eq!(stdout(&output), "eval 0 (side to move), 0 (Black's view)\n");
+    let two_piece = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    let mut args = vec!["eval", "sfen"];
+    args.extend(two_piece.split(' '));
+    let text = stdout(&kirin(&args));
+    let cp: i32 = text
+        .strip_prefix("eval ")
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|cp| cp.parse().ok())
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(cp < -500, "{text}");
+    assert_eq!(kirin(&["eval", "9/9/9 b -"]).status.code(), Some(2));
+}
+
+#[test]
+fn help_and_unknown_arguments() {
+    let help = kirin(&["--help"]);
+    assert!(help.status.success());
+    let text = stdout(&help);
+    for subcommand in ["kirin perft", "kirin bench perft", "kirin eval"] {
+        assert!(text.contains(subcommand), "{text}");
+    }
+    let bad = kirin(&["frobnicate"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(bad.stdout.is_empty(), "usage errors go to stderr");
+}
