@@ -568,7 +568,7 @@ impl Engine {
             running.control.stop();
         }
         // A `ponderhit` that came while this `go` waited in the queue.
-        if let Some(clock) = running.ponderhit.clone() {
+        if let Some(clock) = running.ponderhit {
             running.control.ponderhit(clock);
         }
         self.running = Some(running);
