@@ -34,6 +34,8 @@ pub fn think(
     report: &mut (dyn FnMut(Report) + Send),
 ) -> Outcome {
     let start = Instant::now();
+    // Load the weights here, before any search thread exists, not lazily inside one.
+    crate::eval::weights();
     let outcome = decide(pos, limits, opts, tt, control, report, start);
     // In ponder and infinite mode the answer waits for `stop` or `ponderhit`.
     while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
