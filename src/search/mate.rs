@@ -148,6 +148,13 @@ fn run(
     );
     let out = s.solve_node(pos, INF_LEN, ROOT_PATH);
     s.publish();
+    log::debug!(
+        "mate: unlimited search pn {} dn {} len {} after {} nodes",
+        out.pn,
+        out.dn,
+        out.len,
+        s.nodes
+    );
     if out.disproven() {
         return if out.flags & PATH_CAP != 0 {
             MateResult::Timeout
@@ -161,6 +168,11 @@ fn run(
 
     // A verified line now, so that running out of time later still leaves an answer.
     let mut fallback = greedy_line(&mut s, pos).filter(|l| verify(pos, l));
+    log::debug!(
+        "mate: greedy line of {:?} plies after {} nodes",
+        fallback.as_ref().map(Vec::len),
+        s.nodes
+    );
     let mut len = out.len;
     if let Some(l) = &fallback {
         len = len.min(l.len() as u16);
@@ -172,6 +184,14 @@ fn run(
             break;
         }
         let shorter = s.solve_node(pos, len - 2, ROOT_PATH);
+        log::debug!(
+            "mate: within {}: pn {} dn {} len {} after {} nodes",
+            len - 2,
+            shorter.pn,
+            shorter.dn,
+            shorter.len,
+            s.nodes
+        );
         if shorter.proven() {
             len = shorter.len;
             if let Some(l) = greedy_line(&mut s, pos).filter(|l| verify(pos, l))
@@ -189,6 +209,10 @@ fn run(
         }
     }
     s.publish();
+    log::debug!(
+        "mate: shortest {len} (exact {exact}) after {} nodes",
+        s.nodes
+    );
     if exact && let Some(line) = shortest_line(&mut s, pos, len).filter(|l| verify(pos, l)) {
         return MateResult::Mate(line);
     }

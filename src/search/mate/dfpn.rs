@@ -20,6 +20,7 @@ use super::tt::{INF, INF_LEN, PN_MAX, Probe, Table};
 use crate::shogi::movegen::{self, MoveList};
 use crate::shogi::{Color, Hand, Move, PieceType, Position, legal_moves};
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -137,7 +138,7 @@ pub struct Search<'a> {
     /// Counts of path entries per low key bits, so most nodes skip the path scan.
     path_filter: Vec<u16>,
     /// Path-dependent disproofs: path hash -> no mate within this many plies on that path.
-    path_table: HashMap<u64, u16>,
+    path_table: HashMap<u64, u16, BuildHasherDefault<PathHasher>>,
     pool: Vec<Vec<Child>>,
 }
 
@@ -151,6 +152,25 @@ pub fn path_key(parent: u64, m: Move) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+/// Path hashes are already well mixed, so the table uses them as they are instead of paying for
+/// SipHash on every child.
+#[derive(Default)]
+struct PathHasher(u64);
+
+impl Hasher for PathHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = v;
+    }
 }
 
 #[inline]
@@ -197,7 +217,7 @@ impl<'a> Search<'a> {
             aborted: false,
             path: Vec::with_capacity(1024),
             path_filter: vec![0; 1 << 16],
-            path_table: HashMap::new(),
+            path_table: HashMap::default(),
             pool: Vec::new(),
         }
     }
@@ -248,6 +268,9 @@ impl<'a> Search<'a> {
 
     /// Path-dependent verdict stored for the node at path hash `pk`, valid for `rem` plies.
     pub fn path_verdict(&self, pk: u64, rem: u16) -> Option<u16> {
+        if self.path_table.is_empty() {
+            return None;
+        }
         self.path_table.get(&pk).copied().filter(|&nml| nml >= rem)
     }
 
@@ -457,20 +480,29 @@ impl<'a> Search<'a> {
             }
         }
 
-        let mut first = true;
+        // Siblings can change through transpositions while one child is searched. Re-reading
+        // every sibling after every child search costs a table probe each (most of the run time
+        // on wide nodes), so all are re-read only every few rounds, and the chosen child just
+        // before it is searched.
+        let mut round = 0u32;
         let mut agg;
         loop {
-            if !first {
+            if round > 0 && round % 8 == 0 {
                 for c in children.iter_mut() {
                     self.refresh(c, rem);
                 }
             }
-            first = false;
+            round += 1;
             agg = aggregate(or_node, &children);
             if agg.pn == 0 || agg.dn == 0 || agg.pn >= th_pn || agg.dn >= th_dn || self.aborted {
                 break;
             }
             let b = agg.best;
+            let (old_pn, old_dn) = (children[b].pn, children[b].dn);
+            self.refresh(&mut children[b], rem);
+            if (children[b].pn, children[b].dn) != (old_pn, old_dn) {
+                continue;
+            }
             let (cth_pn, cth_dn) = if or_node {
                 (
                     th_pn.min(epsilon_threshold(agg.second)),
@@ -486,8 +518,6 @@ impl<'a> Search<'a> {
             pos.do_move(m);
             let out = self.mid(pos, child_rem(rem), cth_pn, cth_dn, path_key(pk, m));
             pos.undo_move();
-            // The search below may also have solved siblings through transpositions; the
-            // refresh at the top of the loop picks that up.
             children[b].apply(&out);
         }
 
