@@ -345,21 +345,12 @@ impl<'a> Search<'a> {
         }
     }
 
-    /// Initial numbers for a child never searched: a check is scored by how many replies it
-    /// leaves (and proven at once when there are none); a defender reply starts at 1/1.
-    fn init_child(
-        &mut self,
-        pos: &mut Position,
-        m: Move,
-        or_node: bool,
-        rem: u16,
-        pk: u64,
-    ) -> Child {
+    /// First half of a child's set-up: its key, and the verdicts that depend on the path. The
+    /// table is probed in a second pass so that the memory reads of all children overlap.
+    fn prepare_child(&mut self, pos: &mut Position, m: Move, rem: u16, pk: u64) -> Child {
         pos.do_move(m);
         let key = self.key_of(pos);
         let hand = pos.hand(self.attacker);
-        let crem = child_rem(rem);
-        let cpk = path_key(pk, m);
         let mut c = Child {
             mv: m,
             key,
@@ -375,37 +366,48 @@ impl<'a> Search<'a> {
             c.apply(&Outcome::disproof(INF_LEN, hand, PATH_CAP));
         } else if self.repeats_ancestor(pos) {
             c.apply(&Outcome::disproof(INF_LEN, hand, PATH_REP));
-        } else if let Some(nml) = self.path_verdict(cpk, crem) {
+        } else if let Some(nml) = self.path_verdict(path_key(pk, m), child_rem(rem)) {
             c.apply(&Outcome::disproof(nml, hand, PATH_REP));
         } else {
-            match self.tt.probe(key, hand, crem) {
-                Probe::Proven { len, hand, best } => c.apply(&Outcome::proof(len, hand, best)),
-                Probe::Disproven { no_mate_le, hand } => {
-                    c.apply(&Outcome::disproof(no_mate_le, hand, 0))
-                }
-                Probe::Unknown { pn, dn, .. } => {
-                    c.pn = pn;
-                    c.dn = dn;
-                }
-                Probe::Missing => {
-                    if or_node {
-                        let replies = legal_moves(pos).len() as u32;
-                        if replies == 0 {
-                            let ph = hands::defender_proof_fixup(pos, self.attacker, Hand::EMPTY);
-                            self.tt.store_proof(key, ph, 0, Move::NONE, 1);
-                            c.apply(&Outcome::proof(0, ph, Move::NONE));
-                        } else if crem < 2 {
-                            // A defender with a reply cannot be mated in fewer than 2 plies.
-                            c.apply(&Outcome::disproof(1, hand, 0));
-                        } else {
-                            c.pn = replies;
-                        }
-                    }
-                }
-            }
+            std::hint::black_box(self.tt.touch(key));
         }
         pos.undo_move();
         c
+    }
+
+    /// Second half: what the table knows, else initial numbers. A check is scored by how many
+    /// replies it leaves (and proven at once when there are none); a defender reply starts at 1/1.
+    fn probe_child(&mut self, pos: &mut Position, c: &mut Child, or_node: bool, rem: u16) {
+        if c.solved() {
+            return;
+        }
+        let crem = child_rem(rem);
+        match self.tt.probe(c.key, c.hand, crem) {
+            Probe::Proven { len, hand, best } => c.apply(&Outcome::proof(len, hand, best)),
+            Probe::Disproven { no_mate_le, hand } => {
+                c.apply(&Outcome::disproof(no_mate_le, hand, 0))
+            }
+            Probe::Unknown { pn, dn, .. } => {
+                c.pn = pn;
+                c.dn = dn;
+            }
+            Probe::Missing if or_node => {
+                pos.do_move(c.mv);
+                let replies = legal_moves(pos).len() as u32;
+                if replies == 0 {
+                    let ph = hands::defender_proof_fixup(pos, self.attacker, Hand::EMPTY);
+                    self.tt.store_proof(c.key, ph, 0, Move::NONE, 1);
+                    c.apply(&Outcome::proof(0, ph, Move::NONE));
+                } else if crem < 2 {
+                    // A defender with a reply cannot be mated in fewer than 2 plies.
+                    c.apply(&Outcome::disproof(1, c.hand, 0));
+                } else {
+                    c.pn = replies;
+                }
+                pos.undo_move();
+            }
+            Probe::Missing => {}
+        }
     }
 
     fn refresh(&self, c: &mut Child, rem: u16) {
@@ -468,17 +470,26 @@ impl<'a> Search<'a> {
         let mut children = std::mem::take(&mut self.pool[ply]);
         children.clear();
         for &m in &moves {
-            let c = self.init_child(pos, m, or_node, rem, pk);
+            let c = self.prepare_child(pos, m, rem, pk);
+            children.push(c);
+        }
+        let mut kept = children.len();
+        for i in 0..children.len() {
+            let mut c = children[i];
+            self.probe_child(pos, &mut c, or_node, rem);
+            children[i] = c;
             let decisive = if or_node {
                 c.pn == 0
             } else {
                 c.dn == 0 && c.flags == 0
             };
-            children.push(c);
             if decisive {
+                kept = i + 1;
                 break;
             }
         }
+        // Past a decisive child the rest were never looked at; the node is settled without them.
+        children.truncate(kept);
 
         // Siblings can change through transpositions while one child is searched. Re-reading
         // every sibling after every child search costs a table probe each (most of the run time

@@ -20,11 +20,13 @@ pub const PN_MAX: u32 = INF - 1;
 pub const INF_LEN: u16 = u16::MAX;
 
 const CLUSTER: usize = 8;
-/// One entry packed into four words so that the table is a `Vec<[u64; 4]>`: a zeroed allocation
-/// of plain integers is obtained lazily from the OS, so a multi-gigabyte table costs nothing until
-/// it is used and clearing it is a reallocation rather than a pass over memory.
-type Raw = [u64; 4];
-const ENTRY_BYTES: usize = std::mem::size_of::<Raw>();
+/// A cluster is 32 words: the eight keys first, so that a probe for an absent node (the usual
+/// case) reads one cache line, then three words per entry. Keeping it all plain integers lets the
+/// table be a `Vec` of zeroes, which the OS hands out lazily: a multi-gigabyte table costs nothing
+/// until used, and clearing it is a reallocation rather than a pass over memory. (Large
+/// allocations are page-aligned, so clusters do not straddle more lines than they must.)
+type Cluster = [u64; 32];
+const CLUSTER_BYTES: usize = std::mem::size_of::<Cluster>();
 
 /// One stored node, unpacked.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
@@ -44,100 +46,114 @@ pub struct Entry {
 }
 
 impl Entry {
-    fn pack(&self) -> Raw {
-        [
-            self.key,
-            u64::from(self.hand.raw()) | (u64::from(self.pn) << 32),
-            u64::from(self.dn) | (u64::from(self.amount.max(1)) << 32),
-            u64::from(self.len)
-                | (u64::from(self.no_mate_le) << 16)
-                | (u64::from(self.best.raw()) << 32),
-        ]
-    }
-
-    fn unpack(raw: &Raw) -> Entry {
-        Entry {
-            key: raw[0],
-            hand: Hand::from_raw(raw[1] as u32),
-            pn: (raw[1] >> 32) as u32,
-            dn: raw[2] as u32,
-            amount: (raw[2] >> 32) as u32,
-            len: raw[3] as u16,
-            no_mate_le: (raw[3] >> 16) as u16,
-            best: Move::from_raw((raw[3] >> 32) as u16),
-        }
-    }
-
-    #[inline]
-    fn used(raw: &Raw) -> bool {
-        // A stored entry always has a non-zero amount.
-        raw[2] >> 32 != 0
-    }
-
     #[inline]
     fn is_proof(&self) -> bool {
         self.pn == 0
     }
 }
 
+#[inline]
+fn data(i: usize) -> usize {
+    CLUSTER + 3 * i
+}
+
+#[inline]
+fn used(c: &Cluster, i: usize) -> bool {
+    // A stored entry always has a non-zero amount.
+    c[data(i) + 1] >> 32 != 0
+}
+
+#[inline]
+fn amount(c: &Cluster, i: usize) -> u32 {
+    (c[data(i) + 1] >> 32) as u32
+}
+
+#[inline]
+fn read(c: &Cluster, i: usize) -> Entry {
+    let d = data(i);
+    Entry {
+        key: c[i],
+        hand: Hand::from_raw(c[d] as u32),
+        pn: (c[d] >> 32) as u32,
+        dn: c[d + 1] as u32,
+        amount: (c[d + 1] >> 32) as u32,
+        len: c[d + 2] as u16,
+        no_mate_le: (c[d + 2] >> 16) as u16,
+        best: Move::from_raw((c[d + 2] >> 32) as u16),
+    }
+}
+
+#[inline]
+fn write(c: &mut Cluster, i: usize, e: &Entry) {
+    let d = data(i);
+    c[i] = e.key;
+    c[d] = u64::from(e.hand.raw()) | (u64::from(e.pn) << 32);
+    c[d + 1] = u64::from(e.dn) | (u64::from(e.amount.max(1)) << 32);
+    c[d + 2] = u64::from(e.len) | (u64::from(e.no_mate_le) << 16) | (u64::from(e.best.raw()) << 32);
+}
+
+#[inline]
+fn erase(c: &mut Cluster, i: usize) {
+    let d = data(i);
+    c[i] = 0;
+    c[d] = 0;
+    c[d + 1] = 0;
+    c[d + 2] = 0;
+}
+
 /// What the table knows about a node searched with attacker hand `hand` and `rem` plies left.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Probe {
     /// Mate in `len` plies (at most `rem`) for any hand dominating `hand`.
-    Proven {
-        len: u16,
-        hand: Hand,
-        best: Move,
-    },
+    Proven { len: u16, hand: Hand, best: Move },
     /// No mate within `no_mate_le >= rem` plies for any hand `hand` dominates.
-    Disproven {
-        no_mate_le: u16,
-        hand: Hand,
-    },
+    Disproven { no_mate_le: u16, hand: Hand },
     /// Numbers from an earlier search of exactly this node.
-    Unknown {
-        pn: u32,
-        dn: u32,
-        best: Move,
-    },
+    Unknown { pn: u32, dn: u32, best: Move },
     Missing,
 }
 
 pub struct Table {
-    slots: Vec<Raw>,
-    clusters: usize,
+    clusters: Vec<Cluster>,
 }
 
 impl Table {
     pub fn new(mb: usize) -> Table {
-        let clusters = (mb.saturating_mul(1 << 20) / (ENTRY_BYTES * CLUSTER)).max(1);
+        let n = (mb.saturating_mul(1 << 20) / CLUSTER_BYTES).max(1);
         Table {
-            slots: vec![[0u64; 4]; clusters * CLUSTER],
-            clusters,
+            clusters: vec![[0u64; 32]; n],
         }
     }
 
     pub fn clear(&mut self) {
+        let n = self.clusters.len();
         // Drop first so that the old and new tables never coexist.
-        self.slots = Vec::new();
-        self.slots = vec![[0u64; 4]; self.clusters * CLUSTER];
+        self.clusters = Vec::new();
+        self.clusters = vec![[0u64; 32]; n];
     }
 
     #[inline]
-    fn cluster(&self, key: u64) -> std::ops::Range<usize> {
-        let c = ((u128::from(key) * self.clusters as u128) >> 64) as usize;
-        c * CLUSTER..(c + 1) * CLUSTER
+    fn index(&self, key: u64) -> usize {
+        ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize
+    }
+
+    /// Reads the line holding a cluster's keys, so that a probe soon after finds it in cache.
+    /// Returns a value only to keep the read from being optimised away.
+    #[inline]
+    pub fn touch(&self, key: u64) -> u64 {
+        self.clusters[self.index(key)][0]
     }
 
     pub fn probe(&self, key: u64, hand: Hand, rem: u16) -> Probe {
+        let c = &self.clusters[self.index(key)];
         let mut proven: Option<Entry> = None;
         let mut disproven: Option<Entry> = None;
         let mut exact: Option<Entry> = None;
-        for raw in &self.slots[self.cluster(key)] {
-            if raw[0] != key || !Entry::used(raw) {
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
                 continue;
             }
-            let e = Entry::unpack(raw);
+            let e = read(c, i);
             if e.is_proof() {
                 if e.len <= rem
                     && hand.dominates(e.hand)
@@ -182,14 +198,14 @@ impl Table {
 
     /// Stores a proof: mate in `len` for any hand dominating `proof_hand`.
     pub fn store_proof(&mut self, key: u64, proof_hand: Hand, len: u16, best: Move, amount: u32) {
-        let range = self.cluster(key);
-        let slots = &mut self.slots[range];
+        let idx = self.index(key);
+        let c = &mut self.clusters[idx];
         let mut target = None;
-        for (i, raw) in slots.iter_mut().enumerate() {
-            if raw[0] != key || !Entry::used(raw) {
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
                 continue;
             }
-            let e = Entry::unpack(raw);
+            let e = read(c, i);
             if e.is_proof() {
                 if proof_hand.dominates(e.hand) && e.len <= len {
                     // Already known, as widely and as short.
@@ -197,12 +213,12 @@ impl Table {
                 }
                 if e.hand.dominates(proof_hand) && len <= e.len {
                     // The new proof covers the old one.
-                    *raw = [0; 4];
+                    erase(c, i);
                     target.get_or_insert(i);
                 }
             } else if e.hand.dominates(proof_hand) && e.no_mate_le == 0 {
                 // Open numbers for a hand this proof now covers only take up room.
-                *raw = [0; 4];
+                erase(c, i);
                 target.get_or_insert(i);
             }
         }
@@ -216,20 +232,20 @@ impl Table {
             no_mate_le: 0,
             best,
         };
-        Self::put(slots, target, entry);
+        Self::put(c, target, &entry);
     }
 
     /// Stores a disproof: no mate within `no_mate_le` plies (`INF_LEN`: none at all) for any hand
     /// dominated by `disproof_hand`.
     pub fn store_disproof(&mut self, key: u64, disproof_hand: Hand, no_mate_le: u16, amount: u32) {
-        let range = self.cluster(key);
-        let slots = &mut self.slots[range];
+        let idx = self.index(key);
+        let c = &mut self.clusters[idx];
         let mut target = None;
-        for (i, raw) in slots.iter_mut().enumerate() {
-            if raw[0] != key || !Entry::used(raw) {
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
                 continue;
             }
-            let mut e = Entry::unpack(raw);
+            let mut e = read(c, i);
             if e.is_proof() {
                 continue;
             }
@@ -238,13 +254,13 @@ impl Table {
                 e.dn = 0;
                 e.pn = INF;
                 e.amount = e.amount.saturating_add(amount);
-                *raw = e.pack();
+                write(c, i, &e);
                 return;
             }
             if disproof_hand.dominates(e.hand) && e.no_mate_le <= no_mate_le {
                 if no_mate_le == INF_LEN {
                     // Nothing more can be learned about a dominated hand.
-                    *raw = [0; 4];
+                    erase(c, i);
                     target.get_or_insert(i);
                 } else if e.hand.dominates(disproof_hand) {
                     return;
@@ -261,19 +277,19 @@ impl Table {
             no_mate_le,
             best: Move::NONE,
         };
-        Self::put(slots, target, entry);
+        Self::put(c, target, &entry);
     }
 
     /// Stores the numbers of an unsolved node searched with exactly `hand`.
     pub fn store_open(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, best: Move, amount: u32) {
         debug_assert!(pn != 0 && dn != 0);
-        let range = self.cluster(key);
-        let slots = &mut self.slots[range];
-        for raw in slots.iter_mut() {
-            if raw[0] != key || !Entry::used(raw) {
+        let idx = self.index(key);
+        let c = &mut self.clusters[idx];
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
                 continue;
             }
-            let mut e = Entry::unpack(raw);
+            let mut e = read(c, i);
             if e.is_proof() || e.hand != hand {
                 continue;
             }
@@ -282,7 +298,7 @@ impl Table {
             e.dn = dn;
             e.best = best;
             e.amount = e.amount.saturating_add(amount);
-            *raw = e.pack();
+            write(c, i, &e);
             return;
         }
         let entry = Entry {
@@ -295,37 +311,34 @@ impl Table {
             no_mate_le: 0,
             best,
         };
-        Self::put(slots, None, entry);
+        Self::put(c, None, &entry);
     }
 
     /// Writes into `target`, else a free slot, else over the entry that cost least to find.
-    fn put(slots: &mut [Raw], target: Option<usize>, entry: Entry) {
+    fn put(c: &mut Cluster, target: Option<usize>, entry: &Entry) {
         let i = target
-            .or_else(|| slots.iter().position(|r| !Entry::used(r)))
-            .or_else(|| {
-                slots
-                    .iter()
-                    .enumerate()
-                    .min_by_key(|(_, r)| (r[2] >> 32) as u32)
-                    .map(|(i, _)| i)
-            });
+            .or_else(|| (0..CLUSTER).find(|&i| !used(c, i)))
+            .or_else(|| (0..CLUSTER).min_by_key(|&i| amount(c, i)));
         if let Some(i) = i {
-            slots[i] = entry.pack();
+            write(c, i, entry);
         }
     }
 
     /// Per mille of slots in use, from a sample at the start of the table.
     pub fn hashfull(&self) -> u32 {
-        let n = self.slots.len().min(1000);
+        let n = self.clusters.len().min(125);
         if n == 0 {
             return 0;
         }
-        let used = self.slots[..n].iter().filter(|r| Entry::used(r)).count();
-        (used * 1000 / n) as u32
+        let used_slots: usize = self.clusters[..n]
+            .iter()
+            .map(|c| (0..CLUSTER).filter(|&i| used(c, i)).count())
+            .sum();
+        (used_slots * 1000 / (n * CLUSTER)) as u32
     }
 
     pub fn size_bytes(&self) -> usize {
-        self.slots.len() * ENTRY_BYTES
+        self.clusters.len() * CLUSTER_BYTES
     }
 }
 
