@@ -10,11 +10,13 @@
 //! If the limits end stage 2 or 3, the solver returns the (verified, possibly longer) line found
 //! after stage 1 rather than nothing.
 
+mod checks;
+use checks::checks as checking_moves;
 mod dfpn;
 mod hands;
 mod tt;
 
-use crate::shogi::movegen::{self, MoveList};
+use crate::shogi::movegen::MoveList;
 use crate::shogi::{Move, Position, legal_moves};
 use dfpn::{Limits, Outcome, PATH_CAP, ROOT_PATH, Search, Shared, path_key};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -248,7 +250,7 @@ fn greedy_line(s: &mut Search, pos: &mut Position) -> Option<Vec<Move>> {
     walk(s, pos, |s, pos, pk, or_node| {
         let mut moves = MoveList::new();
         if or_node {
-            movegen::checks(pos, &mut moves);
+            checking_moves(pos, &mut moves);
         } else {
             moves = legal_moves(pos);
         }
@@ -310,7 +312,7 @@ fn shortest_line(s: &mut Search, pos: &mut Position, len: u16) -> Option<Vec<Mov
     walk(s, pos, move |s, pos, pk, or_node| {
         let mut moves = MoveList::new();
         if or_node {
-            movegen::checks(pos, &mut moves);
+            checking_moves(pos, &mut moves);
         } else {
             moves = legal_moves(pos);
         }

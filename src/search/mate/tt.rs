@@ -101,15 +101,42 @@ fn erase(c: &mut Cluster, i: usize) {
     c[d + 2] = 0;
 }
 
+/// A failed allocation aborts the process, so a size the machine cannot back (a typo in an
+/// option, say) is cut to three quarters of physical memory where the OS tells us how much there is.
+fn clamp_mb(mb: usize) -> usize {
+    let total_mb = std::fs::read_to_string("/proc/meminfo")
+        .ok()
+        .and_then(|text| {
+            let line = text.lines().find(|l| l.starts_with("MemTotal:"))?;
+            let kb: usize = line.split_whitespace().nth(1)?.parse().ok()?;
+            Some(kb / 1024)
+        });
+    match total_mb {
+        Some(t) if t > 0 => mb.min(t / 4 * 3),
+        _ => mb,
+    }
+}
+
 /// What the table knows about a node searched with attacker hand `hand` and `rem` plies left.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum Probe {
     /// Mate in `len` plies (at most `rem`) for any hand dominating `hand`.
-    Proven { len: u16, hand: Hand, best: Move },
+    Proven {
+        len: u16,
+        hand: Hand,
+        best: Move,
+    },
     /// No mate within `no_mate_le >= rem` plies for any hand `hand` dominates.
-    Disproven { no_mate_le: u16, hand: Hand },
+    Disproven {
+        no_mate_le: u16,
+        hand: Hand,
+    },
     /// Numbers from an earlier search of exactly this node.
-    Unknown { pn: u32, dn: u32, best: Move },
+    Unknown {
+        pn: u32,
+        dn: u32,
+        best: Move,
+    },
     Missing,
 }
 
@@ -119,7 +146,7 @@ pub struct Table {
 
 impl Table {
     pub fn new(mb: usize) -> Table {
-        let n = (mb.saturating_mul(1 << 20) / CLUSTER_BYTES).max(1);
+        let n = (clamp_mb(mb).saturating_mul(1 << 20) / CLUSTER_BYTES).max(1);
         Table {
             clusters: vec![[0u64; 32]; n],
         }
