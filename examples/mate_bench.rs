@@ -32,7 +32,7 @@ fn main() {
         (Some("microcosmos"), Some(path)) => microcosmos(path, hash, secs, flag("--tail")),
         _ => {
             eprintln!(
-                "usage: mate_bench tsv FILE | microcosmos FILE [--hash MB] [--secs S] [--tail PLIES]"
+                "usage: mate_bench tsv FILE | microcosmos FILE [--hash MB] [--secs S] [--tail PLIES] [--nodes N]"
             );
             2
         }
@@ -50,7 +50,10 @@ fn solve(
     let start = Instant::now();
     let limits = MateLimits {
         deadline: Some(start + Duration::from_secs(secs)),
-        max_nodes: None,
+        max_nodes: std::env::args()
+            .skip_while(|a| a != "--nodes")
+            .nth(1)
+            .and_then(|v| v.parse().ok()),
     };
     let mut nodes = 0;
     let mut last_print = Instant::now();

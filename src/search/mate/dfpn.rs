@@ -369,7 +369,7 @@ impl<'a> Search<'a> {
         } else if let Some(nml) = self.path_verdict(path_key(pk, m), child_rem(rem)) {
             c.apply(&Outcome::disproof(nml, hand, PATH_REP));
         } else {
-            std::hint::black_box(self.tt.touch(key));
+            self.tt.prefetch(key);
         }
         pos.undo_move();
         c

@@ -164,11 +164,19 @@ impl Table {
         ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize
     }
 
-    /// Reads the line holding a cluster's keys, so that a probe soon after finds it in cache.
-    /// Returns a value only to keep the read from being optimised away.
+    /// Asks the CPU to start loading the line holding a cluster's keys, so that a probe soon
+    /// after finds it in cache.
     #[inline]
-    pub fn touch(&self, key: u64) -> u64 {
-        self.clusters[self.index(key)][0]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.clusters[self.index(key)].as_ptr().cast::<i8>();
+            // SAFETY: `_mm_prefetch` is a hint that never faults, whatever the address, and SSE
+            // is part of the x86_64 baseline, so the instruction always exists.
+            unsafe { std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(p) };
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = key;
     }
 
     pub fn probe(&self, key: u64, hand: Hand, rem: u16) -> Probe {
