@@ -360,6 +360,17 @@ fn white_attacker() {
 }
 
 #[test]
+fn last_31_plies_of_microcosmos() {
+    // The position 31 plies before the end of Microcosmos's 1525-ply solution: a long, narrow
+    // mate with repetitions nearby, solved to its exact length.
+    let sfen =
+        "g2+P+P+P1+P+L/1p4k2/+Rn2ppppl/2+Psg+p+R2/+b+nL6/1PP+B1ssP1/4+Ps2N/4+P1P1L/6G1g b Np 1495";
+    let mut solver = MateSolver::new(64);
+    let r = solve(&mut solver, sfen);
+    assert!(judge(sfen, Expect::Exactly(31), &r).is_ok(), "{r:?}");
+}
+
+#[test]
 fn stop_from_another_thread_ends_the_search() {
     // Microcosmos: far too big to finish before the stop arrives.
     let sfen = "g1+P1k1+P+P+L/1p3P3/+R+p2pp1pl/1NNsg+p2+R/+b+nL+P1+p3/1P3ssP1/2P1+Ps2N/4+P1P1L/+B5G1g b - 1";

@@ -139,6 +139,9 @@ pub struct Search<'a> {
     path_filter: Vec<u16>,
     /// Path-dependent disproofs: path hash -> no mate within this many plies on that path.
     path_table: HashMap<u64, u16, BuildHasherDefault<PathHasher>>,
+    /// One bit per path-hash bucket, set for every path in `path_table`: nearly every child is
+    /// absent, and this answers that without touching the map.
+    path_bits: Vec<u64>,
     pool: Vec<Vec<Child>>,
 }
 
@@ -152,6 +155,13 @@ pub fn path_key(parent: u64, m: Move) -> u64 {
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
     z ^ (z >> 31)
+}
+
+const PATH_BITS: usize = 1 << 20;
+
+#[inline]
+fn path_bit(pk: u64) -> usize {
+    (pk >> 44) as usize % PATH_BITS
 }
 
 /// Path hashes are already well mixed, so the table uses them as they are instead of paying for
@@ -218,6 +228,7 @@ impl<'a> Search<'a> {
             path: Vec::with_capacity(1024),
             path_filter: vec![0; 1 << 16],
             path_table: HashMap::default(),
+            path_bits: vec![0; PATH_BITS / 64],
             pool: Vec::new(),
         }
     }
@@ -268,7 +279,8 @@ impl<'a> Search<'a> {
 
     /// Path-dependent verdict stored for the node at path hash `pk`, valid for `rem` plies.
     pub fn path_verdict(&self, pk: u64, rem: u16) -> Option<u16> {
-        if self.path_table.is_empty() {
+        let b = path_bit(pk);
+        if self.path_bits[b / 64] & (1 << (b % 64)) == 0 {
             return None;
         }
         self.path_table.get(&pk).copied().filter(|&nml| nml >= rem)
@@ -628,7 +640,10 @@ impl<'a> Search<'a> {
             } else {
                 if self.path_table.len() >= PATH_TABLE_LIMIT {
                     self.path_table.clear();
+                    self.path_bits.fill(0);
                 }
+                let b = path_bit(pk);
+                self.path_bits[b / 64] |= 1 << (b % 64);
                 let e = self.path_table.entry(pk).or_insert(0);
                 *e = (*e).max(out.no_mate_le);
             }
