@@ -56,7 +56,7 @@ pub struct MateSolver {
 /// The search recurses once per ply and mate lines can run past a thousand plies, so it runs on
 /// a thread of its own with room for `dfpn::MAX_PLY` frames (the memory is reserved, and only
 /// committed as deep paths touch it).
-const STACK_BYTES: usize = 1 << 30;
+const STACK_BYTES: usize = 256 << 20;
 
 impl MateSolver {
     pub fn new(hash_mb: usize) -> Self {
