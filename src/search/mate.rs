@@ -175,6 +175,34 @@ fn run(
         fallback.as_ref().map(Vec::len),
         s.nodes
     );
+    // Long proofs first get their detours cut locally (cheap, but proves nothing about the
+    // shortest); only then does the root-level search for a shorter mate start.
+    // Budgets grow fourfold after a pass that finds nothing, since the table keeps the work of
+    // the failed attempts and the next pass resumes it.
+    let mut scale = 1;
+    while let Some(line) = fallback
+        .as_ref()
+        .filter(|l| l.len() > REFINE_ABOVE)
+        .cloned()
+    {
+        if s.aborted || scale > REFINE_MAX_SCALE {
+            break;
+        }
+        if !refine(&mut s, pos, &line, scale) {
+            scale *= 4;
+            continue;
+        }
+        if let Some(l) = greedy_line(&mut s, pos).filter(|l| verify(pos, l))
+            && l.len() <= line.len()
+        {
+            fallback = Some(l);
+        }
+        log::debug!(
+            "mate: refined line of {:?} plies after {} nodes",
+            fallback.as_ref().map(Vec::len),
+            s.nodes
+        );
+    }
     let mut len = out.len;
     if let Some(l) = &fallback {
         len = len.min(l.len() as u16);
@@ -225,6 +253,51 @@ fn run(
             MateResult::Timeout
         }
     }
+}
+
+/// Lines at most this long go straight to the root-level search for shorter mates.
+const REFINE_ABOVE: usize = 31;
+/// The largest budget multiplier `refine` is tried with before the root-level search takes over.
+const REFINE_MAX_SCALE: u64 = 64;
+
+/// Looks for a shortcut below `line`: at each attacker node of the line, deepest first, a
+/// budget-limited search for a mate two or more plies shorter than the line's remainder. Returns
+/// whether one was found (the table then holds it, and the next greedy walk uses it).
+fn refine(s: &mut Search, pos: &mut Position, line: &[Move], scale: u64) -> bool {
+    let mut keys = Vec::with_capacity(line.len());
+    let mut pk = ROOT_PATH;
+    for &m in line {
+        keys.push(pk);
+        s.push_path(pos);
+        pos.do_move(m);
+        pk = path_key(pk, m);
+    }
+    let mut ply = line.len();
+    let mut improved = false;
+    while ply > 0 {
+        pos.undo_move();
+        s.pop_path();
+        ply -= 1;
+        if improved || s.aborted || ply % 2 == 1 {
+            continue;
+        }
+        let left = (line.len() - ply) as u16;
+        if left < 3 {
+            continue;
+        }
+        let budget = scale * (10_000 + 50 * u64::from(left));
+        let before = s.nodes;
+        let out = s.with_budget(budget, |s| s.solve_node(pos, left - 2, keys[ply]));
+        log::trace!(
+            "refine ply {ply} left {left}: pn {} dn {} len {} in {} nodes",
+            out.pn,
+            out.dn,
+            out.len,
+            s.nodes - before
+        );
+        improved = out.proven();
+    }
+    improved
 }
 
 /// Replays `line` from `pos`: odd length, every attacker move legal and checking, every defender

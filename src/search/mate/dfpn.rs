@@ -133,6 +133,9 @@ pub struct Search<'a> {
     shared: &'a Shared,
     last_report: Instant,
     pub aborted: bool,
+    /// Node count at which the current sub-search gives up (see `with_budget`).
+    soft_limit: Option<u64>,
+    soft_hit: bool,
     /// Board key and attacker hand of every node on the current path, root first.
     path: Vec<(u64, Hand)>,
     /// Counts of path entries per low key bits, so most nodes skip the path scan.
@@ -225,6 +228,8 @@ impl<'a> Search<'a> {
             shared,
             last_report: Instant::now(),
             aborted: false,
+            soft_limit: None,
+            soft_hit: false,
             path: Vec::with_capacity(1024),
             path_filter: vec![0; 1 << 16],
             path_table: HashMap::default(),
@@ -294,6 +299,10 @@ impl<'a> Search<'a> {
         if self.limits.max_nodes.is_some_and(|m| self.nodes >= m) {
             self.aborted = true;
         }
+        if self.soft_limit.is_some_and(|l| self.nodes >= l) {
+            self.aborted = true;
+            self.soft_hit = true;
+        }
         let now = Instant::now();
         if self.limits.deadline.is_some_and(|d| now >= d) {
             self.aborted = true;
@@ -304,6 +313,21 @@ impl<'a> Search<'a> {
                 .hashfull
                 .store(self.tt.hashfull(), Ordering::Relaxed);
         }
+    }
+
+    /// Runs `f` with at most about `nodes` more nodes; running out of that budget aborts only `f`.
+    pub fn with_budget<T>(&mut self, nodes: u64, f: impl FnOnce(&mut Self) -> T) -> T {
+        let saved = self.soft_limit;
+        self.soft_limit = Some(self.nodes.saturating_add(nodes));
+        let r = f(self);
+        self.soft_limit = saved;
+        if self.soft_hit {
+            self.soft_hit = false;
+            self.aborted = false;
+            // The real limits may have run out at the same time.
+            self.check_limits();
+        }
+        r
     }
 
     /// Makes the counters current for the progress reports.
