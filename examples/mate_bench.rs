@@ -115,6 +115,18 @@ fn tsv(path: &str, hash: usize, secs: u64) -> i32 {
     0
 }
 
+/// An independent replay of a claimed mate through the rules core.
+fn replays_to_mate(pos: &Position, line: &[kirin::shogi::Move]) -> bool {
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        if !p.is_legal(m) || (i % 2 == 0 && !p.gives_check(m)) {
+            return false;
+        }
+        p.do_move(m);
+    }
+    line.len() % 2 == 1 && p.in_check() && p.is_mated()
+}
+
 fn microcosmos(path: &str, hash: usize, secs: u64, tail: Option<u64>) -> i32 {
     let Ok(text) = std::fs::read_to_string(path) else {
         eprintln!("cannot read {path}");
@@ -152,6 +164,19 @@ fn microcosmos(path: &str, hash: usize, secs: u64, tail: Option<u64>) -> i32 {
         secs
     );
     let (r, nodes, t) = solve(&mut solver, &mut pos, secs, true);
+    if let MateResult::Mate(line) = &r {
+        let known = &moves[skip..];
+        let same =
+            line.len() == known.len() && line.iter().zip(known).all(|(m, k)| m.to_string() == *k);
+        println!(
+            "line replayed: {}; identical to the known solution: {same}",
+            if replays_to_mate(&pos, line) {
+                "every attacker move checks, ends in mate"
+            } else {
+                "INVALID"
+            }
+        );
+    }
     println!(
         "tail {} -> {} in {t:.1}s, {nodes} nodes ({:.0} nps)",
         moves.len() - skip,
