@@ -66,6 +66,12 @@ impl Hand {
         self.0
     }
 
+    /// The inverse of `raw`, for tables that store hands packed; `v` must come from `raw`.
+    #[inline]
+    pub fn from_raw(v: u32) -> Hand {
+        Hand(v)
+    }
+
     /// Total number of pieces held.
     pub fn total(self) -> u32 {
         PieceType::HAND.iter().map(|&pt| self.count(pt)).sum()

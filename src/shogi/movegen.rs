@@ -194,17 +194,16 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
     let target = capture_to | quiet_to;
     let pinned = pos.pinned(us);
 
-    let king_bb = king.map_or(Bitboard::EMPTY, Bitboard::from_square);
     // One loop per kind, so each attack function is called directly and inlined. Gold-like,
     // horse and dragon moves never promote, so one kind stands for each group.
     macro_rules! moves_of {
         ($pieces:expr, $pt:expr, $attacks:expr) => {
             for from in $pieces {
                 let mut to_bb = $attacks(from) & target;
-                if pinned.has(from) {
-                    if let Some(k) = king {
-                        to_bb &= line(k, from);
-                    }
+                if pinned.has(from)
+                    && let Some(k) = king
+                {
+                    to_bb &= line(k, from);
                 }
                 for to in to_bb {
                     push::<ALL>(list, us, $pt, from, to, theirs.has(to), classes);
@@ -244,7 +243,6 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
         PieceType::Dragon,
         |f| attacks::rook_attacks(f, occ) | attacks::king_attacks(f)
     );
-    let _ = king_bb;
 
     if classes.quiet {
         generate_drops(pos, list, us, quiet_to);

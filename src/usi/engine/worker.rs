@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use super::io::Out;
+use crate::search::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
 use crate::shogi::{Move, Position, legal_moves};
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
@@ -135,14 +136,20 @@ fn solve_mate(
     stop: &AtomicBool,
     out: &Out,
 ) -> CheckmateAnswer {
-    let deadline = mate_deadline(limit, Instant::now());
-    log::debug!(
-        "go mate on {} (deadline {deadline:?}, {hash_mb} MB, stopped {}): no solver yet",
-        pos.to_sfen(),
-        stop.load(Ordering::Relaxed)
-    );
-    let _ = out;
-    CheckmateAnswer::NotImplemented
+    let limits = MateLimits {
+        deadline: mate_deadline(limit, Instant::now()),
+        max_nodes: None,
+    };
+    let mut solver = MateSolver::new(hash_mb);
+    let mut progress =
+        |p: MateProgress| out.send(&mate_progress_line(p.nodes, p.elapsed, p.hashfull));
+    match solver.solve(pos, limits, stop, &mut progress) {
+        MateResult::Mate(moves) => {
+            CheckmateAnswer::Moves(moves.iter().map(ToString::to_string).collect())
+        }
+        MateResult::NoMate => CheckmateAnswer::NoMate,
+        MateResult::Timeout => CheckmateAnswer::Timeout,
+    }
 }
 
 fn mate_deadline(limit: MateLimit, start: Instant) -> Option<Instant> {
@@ -153,10 +160,6 @@ fn mate_deadline(limit: MateLimit, start: Instant) -> Option<Instant> {
 }
 
 /// The `info` line for the mate solver's progress reports.
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "the mate solver's progress callback will use it")
-)]
 fn mate_progress_line(nodes: u64, elapsed: Duration, hashfull: u32) -> Response {
     let ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
     let nps = nodes.saturating_mul(1000) / ms.max(1);
