@@ -5,6 +5,7 @@ pub mod features;
 
 use crate::shogi::{Color, Position};
 use features::{NUM_WEIGHTS, TABLES, for_each_feature};
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 /// Centipawn-like units; a pawn on the board is worth about 90.
@@ -83,10 +84,29 @@ pub fn weights() -> &'static Weights {
     })
 }
 
+thread_local! {
+    /// Weights used instead of the embedded ones by searches on this thread (the tuner's match
+    /// plays two weight sets in one process); `None` in the engine.
+    static OVERRIDE: Cell<Option<&'static Weights>> = const { Cell::new(None) };
+}
+
+/// Makes every evaluation on the calling thread use `w` (or the embedded weights for `None`).
+/// A search with more than one thread runs its helpers on other threads, which keep the
+/// embedded weights: use it with single-threaded searches.
+pub fn set_thread_weights(w: Option<&'static Weights>) {
+    OVERRIDE.with(|c| c.set(w));
+}
+
+/// The weights evaluations on this thread use.
+#[inline]
+pub fn active_weights() -> &'static Weights {
+    OVERRIDE.with(|c| c.get()).unwrap_or_else(weights)
+}
+
 /// Static evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let v = weights().evaluate_black(pos);
+    let v = active_weights().evaluate_black(pos);
     if pos.side_to_move() == Color::Black {
         v
     } else {
@@ -97,7 +117,7 @@ pub fn evaluate(pos: &Position) -> Value {
 /// Board value of a piece kind, for move ordering and exchange evaluation.
 #[inline]
 pub fn piece_value(pt: crate::shogi::PieceType) -> Value {
-    weights().0[features::BOARD + pt.index()]
+    active_weights().0[features::BOARD + pt.index()]
 }
 
 #[cfg(test)]
