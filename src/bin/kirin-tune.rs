@@ -117,26 +117,27 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
 }
 
 fn fit_cmd(a: &Args) -> Result<(), String> {
-    let mut samples = Vec::new();
-    for path in a.str("data")?.split(',') {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        samples.extend(load_samples(&text)?);
-    }
-    let init = load_weights(a.str("init")?)?;
-    let prior = load_weights(a.str("prior")?)?;
     let threads: usize = a.num("threads", 2)?;
-    let cfg = FitConfig {
-        epochs: a.num("epochs", 200)?,
-        lambda: a.num("lambda", 0.7)?,
-        l2: a.num("l2", 1e-4)?,
-        lr: a.num("lr", 2.0)?,
-        holdout: a.num("holdout", 0.1)?,
-        verbose: true,
-    };
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
         .map_err(|e| e.to_string())?;
+    let mut samples: Vec<kirin::tune::Sample> = Vec::new();
+    for path in a.str("data")?.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let first_game = samples.last().map_or(0, |s| s.game + 1);
+        samples.extend(load_samples(&text, first_game)?);
+    }
+    let init = load_weights(a.str("init")?)?;
+    let prior = load_weights(a.str("prior")?)?;
+    let cfg = FitConfig {
+        epochs: a.num("epochs", 200)?,
+        lambda: a.num("lambda", 0.7)?,
+        l2: a.num("l2", 1e-8)?,
+        lr: a.num("lr", 2.0)?,
+        holdout: a.num("holdout", 0.1)?,
+        verbose: true,
+    };
     let t = Instant::now();
     let res = fit(&samples, init, prior, &cfg);
     eprintln!(

@@ -307,7 +307,7 @@ mod tests {
                 nonzero_bucket[0] |= (features::KS_ATTACKS + 1..features::KS_DEFENCES).contains(&i);
                 nonzero_bucket[1] |= i > features::KS_HAND_DROP
                     && i < features::KS_ATTACKS_HAND
-                    && (i - features::KS_HAND_DROP) % 9 != 0;
+                    && !(i - features::KS_HAND_DROP).is_multiple_of(9);
                 nonzero_bucket[2] |= i >= features::MOBILITY;
             });
         }

@@ -19,6 +19,9 @@ pub struct Sample {
     pub stm: f64,
     pub result: f64,
     pub score: f64,
+    /// Which game of the file the position came from (positions of one game are correlated, so
+    /// the holdout split keeps games whole).
+    pub game: u32,
 }
 
 /// The sparse feature list of a position, duplicates merged.
@@ -38,12 +41,30 @@ pub fn features_of(pos: &Position) -> Vec<(u32, i32)> {
 }
 
 /// Reads the generator's lines: `<sfen>\t<score>\t<result>`, both from the side to move's view.
-pub fn load_samples(text: &str) -> Result<Vec<Sample>, String> {
+/// A new game starts wherever the move number does not increase; game ids continue from
+/// `first_game`.
+pub fn load_samples(text: &str, first_game: u32) -> Result<Vec<Sample>, String> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let mut games = Vec::with_capacity(lines.len());
+    let (mut game, mut last_ply) = (first_game, u32::MAX);
+    for line in &lines {
+        let ply: u32 = line
+            .split('\t')
+            .next()
+            .and_then(|sfen| sfen.split_whitespace().nth(3))
+            .and_then(|p| p.parse().ok())
+            .unwrap_or(0);
+        if ply <= last_ply && last_ply != u32::MAX {
+            game += 1;
+        }
+        last_ply = ply;
+        games.push(game);
+    }
     lines
         .par_iter()
+        .zip(games.par_iter())
         .enumerate()
-        .map(|(n, line)| {
+        .map(|(n, (line, &game))| {
             let mut it = line.split('\t');
             let (Some(sfen), Some(score), Some(result)) = (it.next(), it.next(), it.next()) else {
                 return Err(format!("data line {}: expected 3 fields", n + 1));
@@ -65,6 +86,7 @@ pub fn load_samples(text: &str) -> Result<Vec<Sample>, String> {
                 },
                 result,
                 score,
+                game,
             })
         })
         .collect()
@@ -189,14 +211,14 @@ pub struct FitResult {
 }
 
 /// Fits K on the initial weights, then the weights by full-batch Adam on the training part.
-/// Every `1/holdout`-th position (by index) is held out.
+/// Every `1/holdout`-th game is held out.
 pub fn fit(samples: &[Sample], init: &Weights, prior: &Weights, cfg: &FitConfig) -> FitResult {
     let (train, hold): (Vec<Sample>, Vec<Sample>) = if cfg.holdout > 0.0 {
         let every = (1.0 / cfg.holdout).round().max(2.0) as usize;
         let mut t = Vec::new();
         let mut h = Vec::new();
-        for (i, s) in samples.iter().enumerate() {
-            if i % every == every - 1 {
+        for s in samples {
+            if s.game as usize % every == every - 1 {
                 h.push(s.clone());
             } else {
                 t.push(s.clone());
@@ -294,6 +316,7 @@ mod tests {
                     stm,
                     result: p,
                     score: 0.0,
+                    game: 0,
                 });
             }
         }
