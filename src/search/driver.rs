@@ -82,14 +82,14 @@ fn decide(
         report(Report::Text("entering-king declaration".into()));
         return Outcome::Win;
     }
-    if opts.entering_king_rule == EnteringKingRule::Try {
-        if let Some(m) = pos.try_move() {
-            report(Report::Text("try rule: king reaches the try square".into()));
-            return Outcome::Move {
-                best: m,
-                ponder: None,
-            };
-        }
+    if opts.entering_king_rule == EnteringKingRule::Try
+        && let Some(m) = pos.try_move()
+    {
+        report(Report::Text("try rule: king reaches the try square".into()));
+        return Outcome::Move {
+            best: m,
+            ponder: None,
+        };
     }
     let root_moves = root_move_list(pos, limits);
     if root_moves.is_empty() {
@@ -249,7 +249,7 @@ fn iterate(
             if !completed {
                 break;
             }
-            w.root_moves[..=pv_idx].sort_by(|a, b| b.score.cmp(&a.score));
+            w.root_moves[..=pv_idx].sort_by_key(|m| std::cmp::Reverse(m.score));
         }
         if w.control.stopped() {
             // A partial iteration still improves the first move when it was searched.

@@ -79,7 +79,7 @@ fn pick_best(moves: &mut Scored, next: &mut usize, first_sorted: &mut bool) -> O
         }
         rest.swap(0, best);
     } else if !*first_sorted {
-        moves[*next..].sort_unstable_by(|a, b| b.1.cmp(&a.1));
+        moves[*next..].sort_unstable_by_key(|m| std::cmp::Reverse(m.1));
         *first_sorted = true;
     }
     let m = moves[*next].0;

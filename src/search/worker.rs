@@ -200,30 +200,30 @@ impl<'a> Worker<'a> {
         if self.control.stopped() {
             return;
         }
-        if let Ok(mut hit) = self.control.ponderhit.lock() {
-            if let Some(new_clock) = hit.take() {
-                let now = Instant::now();
-                match (new_clock, self.time.as_mut()) {
-                    (Some(clock), _) => {
-                        self.time = Some(TimeManager::new(
-                            &clock,
-                            &self.opts.time,
-                            self.pos.game_ply(),
-                            now,
-                        ));
-                    }
-                    (None, Some(tm)) => tm.restart(now),
-                    (None, None) => {}
+        if let Ok(mut hit) = self.control.ponderhit.lock()
+            && let Some(new_clock) = hit.take()
+        {
+            let now = Instant::now();
+            match (new_clock, self.time.as_mut()) {
+                (Some(clock), _) => {
+                    self.time = Some(TimeManager::new(
+                        &clock,
+                        &self.opts.time,
+                        self.pos.game_ply(),
+                        now,
+                    ));
                 }
+                (None, Some(tm)) => tm.restart(now),
+                (None, None) => {}
             }
         }
         if self.control.pondering.load(Ordering::Relaxed) {
             return;
         }
-        if let Some(tm) = &self.time {
-            if Instant::now() >= tm.deadline() {
-                self.control.stop();
-            }
+        if let Some(tm) = &self.time
+            && Instant::now() >= tm.deadline()
+        {
+            self.control.stop();
         }
         if self.node_limit > 0 {
             let total: u64 = self
@@ -258,7 +258,7 @@ impl<'a> Worker<'a> {
             self.sel_depth = 0;
             let v = self.search::<true>(alpha, beta, depth, 0, false);
             let from = self.pv_idx;
-            self.root_moves[from..].sort_by(|a, b| b.score.cmp(&a.score));
+            self.root_moves[from..].sort_by_key(|m| std::cmp::Reverse(m.score));
             if self.control.stopped() {
                 return false;
             }
@@ -340,20 +340,18 @@ impl<'a> Worker<'a> {
         } else {
             tte.map_or(Move::NONE, |e| e.mv)
         };
-        if !PV {
-            if let Some(e) = tte {
-                if e.depth >= depth
-                    && tt_value != VALUE_NONE
-                    && match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => tt_value >= beta,
-                        Bound::Upper => tt_value <= alpha,
-                        Bound::None => false,
-                    }
-                {
-                    return tt_value;
-                }
+        if !PV
+            && let Some(e) = tte
+            && e.depth >= depth
+            && tt_value != VALUE_NONE
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => tt_value >= beta,
+                Bound::Upper => tt_value <= alpha,
+                Bound::None => false,
             }
+        {
+            return tt_value;
         }
 
         let static_eval;
@@ -396,25 +394,27 @@ impl<'a> Worker<'a> {
             prev == VALUE_NONE || static_eval > prev
         };
 
-        if !root && !in_check && self.selectivity.mate_one {
-            if let Some(m) = mate_in_one(&mut self.pos) {
-                let v = mate_in(ply + 1);
-                self.tt.store(
-                    key,
-                    TtEntry {
-                        mv: m,
-                        value: value_to_tt(v, ply),
-                        eval: static_eval,
-                        depth: depth.min(100),
-                        bound: Bound::Exact,
-                    },
-                );
-                if PV {
-                    self.stack[ply].pv.clear();
-                    self.stack[ply].pv.push(m);
-                }
-                return v;
+        if !root
+            && !in_check
+            && self.selectivity.mate_one
+            && let Some(m) = mate_in_one(&mut self.pos)
+        {
+            let v = mate_in(ply + 1);
+            self.tt.store(
+                key,
+                TtEntry {
+                    mv: m,
+                    value: value_to_tt(v, ply),
+                    eval: static_eval,
+                    depth: depth.min(100),
+                    bound: Bound::Exact,
+                },
+            );
+            if PV {
+                self.stack[ply].pv.clear();
+                self.stack[ply].pv.push(m);
             }
+            return v;
         }
 
         if !PV && !in_check {
@@ -722,20 +722,18 @@ impl<'a> Worker<'a> {
         let tte = self.tt.probe(key);
         let tt_value = tte.map_or(VALUE_NONE, |e| value_from_tt(e.value, ply));
         let tt_depth = if in_check || qdepth == 0 { 0 } else { -1 };
-        if !PV {
-            if let Some(e) = tte {
-                if e.depth >= tt_depth
-                    && tt_value != VALUE_NONE
-                    && match e.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => tt_value >= beta,
-                        Bound::Upper => tt_value <= alpha,
-                        Bound::None => false,
-                    }
-                {
-                    return tt_value;
-                }
+        if !PV
+            && let Some(e) = tte
+            && e.depth >= tt_depth
+            && tt_value != VALUE_NONE
+            && match e.bound {
+                Bound::Exact => true,
+                Bound::Lower => tt_value >= beta,
+                Bound::Upper => tt_value <= alpha,
+                Bound::None => false,
             }
+        {
+            return tt_value;
         }
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
         let mut best_value;

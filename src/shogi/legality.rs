@@ -32,13 +32,13 @@ impl Position {
             }
             let rel = to.relative_rank(us);
             match pt {
-                PieceType::Pawn => {
-                    if rel == 0
-                        || (self.pieces_cp(us, PieceType::Pawn) & Bitboard::file_mask(to.file()))
-                            .is_some()
-                    {
-                        return false;
-                    }
+                PieceType::Pawn
+                    if (rel == 0
+                        || (self.pieces_cp(us, PieceType::Pawn)
+                            & Bitboard::file_mask(to.file()))
+                        .is_some()) =>
+                {
+                    return false;
                 }
                 PieceType::Lance if rel == 0 => return false,
                 PieceType::Knight if rel <= 1 => return false,

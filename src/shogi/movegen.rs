@@ -201,10 +201,10 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
     for from in movers {
         let pt = pos.piece_on(from).kind();
         let mut to_bb = attacks::attacks(us, pt, from, occ) & target;
-        if pinned.has(from) {
-            if let Some(k) = king {
-                to_bb &= line(k, from);
-            }
+        if pinned.has(from)
+            && let Some(k) = king
+        {
+            to_bb &= line(k, from);
         }
         for to in to_bb {
             push::<ALL>(list, us, pt, from, to, theirs.has(to), classes);

@@ -32,10 +32,10 @@ impl Position {
         validate(&board, &hands)?;
         let mut pos = Position::empty();
         pos.set_up(&board, hands, side, ply);
-        if let Some(k) = pos.king_square(!side) {
-            if pos.is_attacked(side, k, pos.occupied()) {
-                return Err(SfenError::OpponentInCheck);
-            }
+        if let Some(k) = pos.king_square(!side)
+            && pos.is_attacked(side, k, pos.occupied())
+        {
+            return Err(SfenError::OpponentInCheck);
         }
         Ok(pos)
     }
