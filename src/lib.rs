@@ -9,4 +9,5 @@ pub mod bench;
 pub mod eval;
 pub mod search;
 pub mod shogi;
+pub mod tune;
 pub mod usi;

@@ -3,7 +3,10 @@
 
 Usage: python3 tuning/handset_weights.py > src/eval/weights_handset.txt
 Layout (see src/eval/features.rs): board[15], hand[8][19], psq[15][81], own_king[15][17][17],
-enemy_king[15][17][17]; kinds 1..14 are P L N S B R G K +P +L +N +S +B +R.
+enemy_king[15][17][17], then king safety and mobility: ks_attacks[16], ks_defences[16],
+ks_escapes[9], ks_hand_drop[7][9], ks_attacks_hand[8][8], ks_attacker[15], mobility[4][21];
+kinds 1..14 are P L N S B R G K +P +L +N +S +B +R. King-safety values are for the king's owner
+(negative = danger).
 """
 
 BOARD = [0, 90, 315, 405, 495, 855, 990, 540, 0, 540, 540, 540, 540, 945, 1395]
@@ -38,6 +41,21 @@ def main():
                 enemy.append(e)
     out.append("own_king " + " ".join(map(str, own)))
     out.append("enemy_king " + " ".join(map(str, enemy)))
+    # Enemy attacks on the king zone hurt more than linearly; own defenders help, saturating.
+    out.append("ks_attacks " + " ".join(str(-(10 * a + a * a)) for a in range(16)))
+    out.append("ks_defences " + " ".join(str(6 * min(d, 8)) for d in range(16)))
+    out.append("ks_escapes " + " ".join(str(v) for v in [-40, -20, -8, 0, 0, 0, 0, 0, 0]))
+    # Enemy hand piece x undefended empty squares next to the king (drop targets).
+    per_hole = [2, 4, 6, 8, 8, 10, 10]  # P L N S B R G
+    out.append("ks_hand_drop " + " ".join(str(-per_hole[k] * h) for k in range(7) for h in range(9)))
+    out.append("ks_attacks_hand " + " ".join(str(-3 * a * n) for a in range(8) for n in range(8)))
+    attacker = [0, -4, -6, -8, -8, -8, -10, -10, 0, -10, -10, -10, -10, -15, -20]
+    out.append("ks_attacker " + " ".join(map(str, attacker)))
+    # Mobility of bishop, rook, horse, dragon: squares not holding an own piece.
+    mob = []
+    for centre, step in [(5, 4), (6, 3), (7, 4), (9, 3)]:
+        mob += [step * (m - centre) for m in range(21)]
+    out.append("mobility " + " ".join(map(str, mob)))
     print("\n".join(out))
 
 

@@ -2,7 +2,8 @@
 //! same feature of White (seen from White's side of the board). Listing the active features is
 //! therefore all the evaluation does, and the tuner fits weights with the very same list.
 
-use crate::shogi::{Color, PieceType, Position, Square};
+use crate::shogi::attacks::{attacks, king_attacks};
+use crate::shogi::{Bitboard, Color, PieceType, Position, Square};
 
 /// Table layout inside the flat weight vector.
 pub const BOARD: usize = 0; // [kind 15]: a piece on the board
@@ -10,16 +11,88 @@ pub const HAND: usize = BOARD + 15; // [kind 8][count 19]: the n-th piece of a k
 pub const PSQ: usize = HAND + 8 * 19; // [kind 15][square 81], square from the owner's side
 pub const OWN_KING: usize = PSQ + 15 * 81; // [kind 15][dfile 17][drank 17] from the own king
 pub const ENEMY_KING: usize = OWN_KING + 15 * 289; // [kind 15][dfile 17][drank 17] from the enemy king
-pub const NUM_WEIGHTS: usize = ENEMY_KING + 15 * 289;
+// King safety, each counted for the king's owner (+1 for Black's king, -1 for White's); the
+// king zone is the king's square and its eight neighbours.
+/// [attacks 16]: enemy attacks on the king zone, counted with multiplicity, capped at 15.
+pub const KS_ATTACKS: usize = ENEMY_KING + 15 * 289;
+/// [defences 16]: attacks of the owner's other pieces on the king zone, capped at 15.
+pub const KS_DEFENCES: usize = KS_ATTACKS + 16;
+/// [escapes 9]: king moves to squares neither own-occupied nor attacked.
+pub const KS_ESCAPES: usize = KS_DEFENCES + 16;
+/// [hand kind 7][holes 9]: the enemy holds a piece of the kind, and so many empty neighbours of
+/// the king are defended by no other own piece (drop targets).
+pub const KS_HAND_DROP: usize = KS_ESCAPES + 9;
+/// [attacks 8][enemy hand pieces 8]: zone attacks (capped at 7) times enemy hand size (capped).
+pub const KS_ATTACKS_HAND: usize = KS_HAND_DROP + 7 * 9;
+/// [kind 15]: an enemy piece of the kind attacks the king zone (count of such pieces).
+pub const KS_ATTACKER: usize = KS_ATTACKS_HAND + 8 * 8;
+/// [bishop, rook, horse, dragon][squares 21]: squares the piece attacks that hold no own piece.
+pub const MOBILITY: usize = KS_ATTACKER + 15;
+pub const MOBILITY_BUCKETS: usize = 21;
+pub const NUM_WEIGHTS: usize = MOBILITY + 4 * MOBILITY_BUCKETS;
 
 /// Names of the tables in the weights file, with their offsets and lengths.
-pub const TABLES: [(&str, usize, usize); 5] = [
+pub const TABLES: [(&str, usize, usize); 12] = [
     ("board", BOARD, 15),
     ("hand", HAND, 8 * 19),
     ("psq", PSQ, 15 * 81),
     ("own_king", OWN_KING, 15 * 289),
     ("enemy_king", ENEMY_KING, 15 * 289),
+    ("ks_attacks", KS_ATTACKS, 16),
+    ("ks_defences", KS_DEFENCES, 16),
+    ("ks_escapes", KS_ESCAPES, 9),
+    ("ks_hand_drop", KS_HAND_DROP, 7 * 9),
+    ("ks_attacks_hand", KS_ATTACKS_HAND, 8 * 8),
+    ("ks_attacker", KS_ATTACKER, 15),
+    ("mobility", MOBILITY, 4 * MOBILITY_BUCKETS),
 ];
+
+/// Squares within three king steps: the only places from which a stepping piece (a knight
+/// included) can attack a king zone.
+static NEAR: [Bitboard; 81] = build_near();
+
+const fn build_near() -> [Bitboard; 81] {
+    let mut t = [Bitboard(0); 81];
+    let mut k = 0;
+    while k < 81 {
+        let (kf, kr) = ((k / 9) as i32, (k % 9) as i32);
+        let mut s: usize = 0;
+        while s < 81 {
+            let (f, r) = ((s / 9) as i32, (s % 9) as i32);
+            let (df, dr) = ((f - kf).abs(), (r - kr).abs());
+            if df <= 3 && dr <= 3 {
+                t[k].0 |= 1u128 << s;
+            }
+            s += 1;
+        }
+        k += 1;
+    }
+    t
+}
+
+/// Slot of a mobility-scored kind.
+#[inline]
+fn mobility_slot(pt: PieceType) -> Option<usize> {
+    match pt {
+        PieceType::Bishop => Some(0),
+        PieceType::Rook => Some(1),
+        PieceType::Horse => Some(2),
+        PieceType::Dragon => Some(3),
+        _ => None,
+    }
+}
+
+#[inline]
+fn is_slider(pt: PieceType) -> bool {
+    matches!(
+        pt,
+        PieceType::Lance
+            | PieceType::Bishop
+            | PieceType::Rook
+            | PieceType::Horse
+            | PieceType::Dragon
+    )
+}
 
 /// A square as its owner sees it: Black's view for Black, the rotated board for White.
 #[inline]
@@ -36,18 +109,40 @@ fn relative(c: Color, king: Square, sq: Square) -> usize {
     (df * 17 + dr) as usize
 }
 
+#[inline]
+fn sign_of(c: Color) -> i32 {
+    if c == Color::Black { 1 } else { -1 }
+}
+
 /// Calls `f(weight_index, sign)` for every active feature; sign is +1 for Black, -1 for White.
 #[inline]
 pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-    for sq in pos.occupied() {
+    let zone_of = |k: Option<Square>| {
+        k.map_or(Bitboard::EMPTY, |k| {
+            king_attacks(k) | Bitboard::from_square(k)
+        })
+    };
+    let near_of = |k: Option<Square>| k.map_or(Bitboard::EMPTY, |k| NEAR[k.index()]);
+    let zone = [zone_of(kings[0]), zone_of(kings[1])];
+    let near = near_of(kings[0]) | near_of(kings[1]);
+    let occ = pos.occupied();
+    let own_pieces = [pos.pieces_of(Color::Black), pos.pieces_of(Color::White)];
+    // Per king (indexed by its owner): enemy attacks on its zone and the squares they cover;
+    // the owner's own (non-king) attacks on it and the squares they cover.
+    let mut att_count = [0u32; 2];
+    let mut att_union = [Bitboard::EMPTY; 2];
+    let mut def_count = [0u32; 2];
+    let mut def_union = [Bitboard::EMPTY; 2];
+    for sq in occ {
         let p = pos.piece_on(sq);
         let c = p.color();
-        let k = p.kind().index();
-        let sign = if c == Color::Black { 1 } else { -1 };
+        let kind = p.kind();
+        let k = kind.index();
+        let sign = sign_of(c);
         f(BOARD + k, sign);
         f(PSQ + k * 81 + owner_view(c, sq).index(), sign);
-        if p.kind() == PieceType::King {
+        if kind == PieceType::King {
             continue;
         }
         if let Some(own) = kings[c.index()] {
@@ -56,14 +151,51 @@ pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
         if let Some(enemy) = kings[(!c).index()] {
             f(ENEMY_KING + k * 289 + relative(c, enemy, sq), sign);
         }
+        if is_slider(kind) || near.has(sq) {
+            let a = attacks(c, kind, sq, occ);
+            if let Some(slot) = mobility_slot(kind) {
+                let m =
+                    (a.and_not(own_pieces[c.index()]).count() as usize).min(MOBILITY_BUCKETS - 1);
+                f(MOBILITY + slot * MOBILITY_BUCKETS + m, sign);
+            }
+            let e = (!c).index();
+            let hit = a & zone[e];
+            if hit.is_some() {
+                att_count[e] += hit.count();
+                att_union[e] |= hit;
+                f(KS_ATTACKER + k, -sign);
+            }
+            let d = a & zone[c.index()];
+            def_count[c.index()] += d.count();
+            def_union[c.index()] |= d;
+        }
     }
     for c in Color::ALL {
-        let sign = if c == Color::Black { 1 } else { -1 };
+        let sign = sign_of(c);
         let hand = pos.hand(c);
         for pt in PieceType::HAND {
             for n in 0..hand.count(pt) as usize {
                 f(HAND + pt.index() * 19 + n, sign);
             }
         }
+        let Some(ksq) = kings[c.index()] else {
+            continue;
+        };
+        let ci = c.index();
+        let a = att_count[ci];
+        f(KS_ATTACKS + a.min(15) as usize, sign);
+        f(KS_DEFENCES + def_count[ci].min(15) as usize, sign);
+        let around = king_attacks(ksq);
+        let escapes = around.and_not(own_pieces[ci] | att_union[ci]).count() as usize;
+        f(KS_ESCAPES + escapes, sign);
+        let holes = around.and_not(occ | def_union[ci]).count() as usize;
+        let enemy_hand = pos.hand(!c);
+        for pt in PieceType::HAND {
+            if enemy_hand.has(pt) {
+                f(KS_HAND_DROP + (pt.index() - 1) * 9 + holes, sign);
+            }
+        }
+        let hb = enemy_hand.total().min(7) as usize;
+        f(KS_ATTACKS_HAND + a.min(7) as usize * 8 + hb, sign);
     }
 }

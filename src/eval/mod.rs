@@ -4,7 +4,8 @@
 pub mod features;
 
 use crate::shogi::{Color, Position};
-use features::{NUM_WEIGHTS, TABLES, for_each_feature};
+pub use features::{NUM_WEIGHTS, TABLES, for_each_feature};
+use std::cell::Cell;
 use std::sync::OnceLock;
 
 /// Centipawn-like units; a pawn on the board is worth about 90.
@@ -83,10 +84,29 @@ pub fn weights() -> &'static Weights {
     })
 }
 
+thread_local! {
+    /// Weights used instead of the embedded ones by searches on this thread (the tuner's match
+    /// plays two weight sets in one process); `None` in the engine.
+    static OVERRIDE: Cell<Option<&'static Weights>> = const { Cell::new(None) };
+}
+
+/// Makes every evaluation on the calling thread use `w` (or the embedded weights for `None`).
+/// A search with more than one thread runs its helpers on other threads, which keep the
+/// embedded weights: use it with single-threaded searches.
+pub fn set_thread_weights(w: Option<&'static Weights>) {
+    OVERRIDE.with(|c| c.set(w));
+}
+
+/// The weights evaluations on this thread use.
+#[inline]
+pub fn active_weights() -> &'static Weights {
+    OVERRIDE.with(|c| c.get()).unwrap_or_else(weights)
+}
+
 /// Static evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let v = weights().evaluate_black(pos);
+    let v = active_weights().evaluate_black(pos);
     if pos.side_to_move() == Color::Black {
         v
     } else {
@@ -94,10 +114,37 @@ pub fn evaluate(pos: &Position) -> Value {
     }
 }
 
+/// The evaluation split by table, from the side to move's point of view, then `("total", ..)`:
+/// what `kirin eval` prints. The parts add up to the total, which equals `evaluate(pos)`.
+pub fn explain(pos: &Position) -> Vec<(String, i32)> {
+    let w = active_weights();
+    let mut parts = [0i32; TABLES.len()];
+    for_each_feature(pos, |i, sign| {
+        let t = TABLES
+            .iter()
+            .rposition(|&(_, off, _)| off <= i)
+            .unwrap_or(0);
+        parts[t] += sign * w.0[i];
+    });
+    let stm = if pos.side_to_move() == Color::Black {
+        1
+    } else {
+        -1
+    };
+    let mut out: Vec<(String, i32)> = TABLES
+        .iter()
+        .zip(parts)
+        .map(|(&(name, _, _), v)| (name.to_string(), stm * v))
+        .collect();
+    let total = out.iter().map(|(_, v)| v).sum();
+    out.push(("total".to_string(), total));
+    out
+}
+
 /// Board value of a piece kind, for move ordering and exchange evaluation.
 #[inline]
 pub fn piece_value(pt: crate::shogi::PieceType) -> Value {
-    weights().0[features::BOARD + pt.index()]
+    active_weights().0[features::BOARD + pt.index()]
 }
 
 #[cfg(test)]
@@ -125,6 +172,191 @@ mod tests {
         assert_eq!(weights().evaluate_black(&a), -weights().evaluate_black(&b));
         let start = Position::startpos();
         assert_eq!(weights().evaluate_black(&start), 0);
+    }
+
+    /// The same position with the board rotated and the colours swapped.
+    fn mirror_sfen(sfen: &str) -> String {
+        let f: Vec<&str> = sfen.split_whitespace().collect();
+        let mut grid: Vec<Vec<String>> = Vec::new();
+        for rank in f[0].split('/') {
+            let mut row = Vec::new();
+            let mut promoted = false;
+            for ch in rank.chars() {
+                if ch == '+' {
+                    promoted = true;
+                } else if let Some(n) = ch.to_digit(10) {
+                    row.extend((0..n).map(|_| String::new()));
+                } else {
+                    let c = if ch.is_ascii_uppercase() {
+                        ch.to_ascii_lowercase()
+                    } else {
+                        ch.to_ascii_uppercase()
+                    };
+                    row.push(if promoted {
+                        format!("+{c}")
+                    } else {
+                        c.to_string()
+                    });
+                    promoted = false;
+                }
+            }
+            grid.push(row);
+        }
+        let mut ranks = Vec::new();
+        for row in grid.iter().rev() {
+            let mut t = String::new();
+            let mut empty = 0;
+            for cell in row.iter().rev() {
+                if cell.is_empty() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        t.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    t.push_str(cell);
+                }
+            }
+            if empty > 0 {
+                t.push_str(&empty.to_string());
+            }
+            ranks.push(t);
+        }
+        let side = if f[1] == "b" { "w" } else { "b" };
+        let hand: String = if f[2] == "-" {
+            "-".into()
+        } else {
+            f[2].chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect()
+        };
+        format!("{} {side} {hand} {}", ranks.join("/"), f[3])
+    }
+
+    /// Positions from random playouts: openings, middlegames with captures and drops, and
+    /// endgames with many pieces in hand and exposed kings.
+    fn playout_positions(n: usize) -> Vec<Position> {
+        let mut rng = crate::tune::selfplay::Rng(7);
+        let mut out = Vec::new();
+        while out.len() < n {
+            let mut pos = Position::startpos();
+            for _ in 0..200 {
+                let moves = crate::shogi::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                // Prefer captures half of the time so material flows into hands.
+                let caps: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| !m.is_drop() && pos.piece_on(m.to()).is_some())
+                    .collect();
+                let m = if !caps.is_empty() && rng.below(2) == 0 {
+                    caps[rng.below(caps.len() as u64) as usize]
+                } else {
+                    moves[rng.below(moves.len() as u64) as usize]
+                };
+                pos.do_move(m);
+                if rng.below(8) == 0 {
+                    out.push(Position::from_sfen(&pos.to_sfen()).unwrap());
+                }
+            }
+        }
+        out
+    }
+
+    fn random_weights(seed: u64) -> Weights {
+        let mut rng = crate::tune::selfplay::Rng(seed);
+        Weights(
+            (0..NUM_WEIGHTS)
+                .map(|_| rng.below(2001) as i32 - 1000)
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn antisymmetric_for_many_playout_positions_with_every_table_active() {
+        let positions = playout_positions(400);
+        let rw = random_weights(11);
+        let mut seen = [0usize; TABLES.len()];
+        let mut nonzero_bucket = [false; 3]; // ks_attacks, ks_hand_drop, mobility beyond bucket 0
+        for pos in &positions {
+            let m = Position::from_sfen(&mirror_sfen(&pos.to_sfen())).unwrap();
+            assert_eq!(
+                weights().evaluate_black(pos),
+                -weights().evaluate_black(&m),
+                "{}",
+                pos.to_sfen()
+            );
+            assert_eq!(
+                rw.evaluate_black(pos),
+                -rw.evaluate_black(&m),
+                "{}",
+                pos.to_sfen()
+            );
+            assert_eq!(evaluate(pos), evaluate(&m));
+            for_each_feature(pos, |i, _| {
+                let t = TABLES.iter().rposition(|&(_, off, _)| off <= i).unwrap();
+                seen[t] += 1;
+                nonzero_bucket[0] |= (features::KS_ATTACKS + 1..features::KS_DEFENCES).contains(&i);
+                nonzero_bucket[1] |= i > features::KS_HAND_DROP
+                    && i < features::KS_ATTACKS_HAND
+                    && !(i - features::KS_HAND_DROP).is_multiple_of(9);
+                nonzero_bucket[2] |= i >= features::MOBILITY;
+            });
+        }
+        for (t, n) in seen.iter().enumerate() {
+            assert!(*n > 0, "table {} never active", TABLES[t].0);
+        }
+        assert!(nonzero_bucket.iter().all(|&b| b), "{nonzero_bucket:?}");
+    }
+
+    #[test]
+    fn explain_parts_sum_to_evaluate() {
+        for pos in playout_positions(100) {
+            let parts = explain(&pos);
+            let (name, total) = parts.last().unwrap().clone();
+            assert_eq!(name, "total");
+            assert_eq!(total, evaluate(&pos));
+            let sum: i32 = parts[..parts.len() - 1].iter().map(|(_, v)| v).sum();
+            assert_eq!(sum, total);
+            assert_eq!(parts.len(), TABLES.len() + 1);
+        }
+    }
+
+    #[test]
+    fn handset_weights_parse_and_cover_every_table() {
+        let w = Weights::parse(include_str!("weights_handset.txt")).expect("handset must parse");
+        assert_eq!(w.0.len(), NUM_WEIGHTS);
+    }
+
+    #[test]
+    fn king_attacks_count_against_the_attacked_side() {
+        // Same material; White's dragon attacks the squares next to Black's king in the second.
+        let quiet = Position::from_sfen("+r3k4/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
+        let attacked = Position::from_sfen("4k4/9/9/9/9/9/6+r2/9/4K4 b - 1").unwrap();
+        let w = Weights::parse(include_str!("weights_handset.txt")).unwrap();
+        let parts = |p: &Position| {
+            let mut s = 0;
+            for_each_feature(p, |i, sign| {
+                if (features::KS_ATTACKS..features::MOBILITY).contains(&i) {
+                    s += sign * w.0[i];
+                }
+            });
+            s
+        };
+        assert!(
+            parts(&attacked) < parts(&quiet),
+            "{} vs {}",
+            parts(&attacked),
+            parts(&quiet)
+        );
     }
 
     #[test]

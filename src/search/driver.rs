@@ -33,7 +33,7 @@ pub fn think(
     control: &SearchControl,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> Outcome {
-    let start = Instant::now();
+    let start = limits.start.unwrap_or_else(Instant::now);
     // Load the weights here, before any search thread exists, not lazily inside one.
     crate::eval::weights();
     let outcome = decide(pos, limits, opts, tt, control, report, start);
@@ -119,6 +119,9 @@ fn decide(
         .clock
         .as_ref()
         .map(|c| TimeManager::new(c, &opts.time, pos.game_ply(), start));
+    if !control.pondering.load(Ordering::SeqCst) {
+        control.set_deadline(time.as_ref().map(TimeManager::deadline));
+    }
 
     let results: Vec<ThreadResult> = std::thread::scope(|s| {
         let mut handles = Vec::new();

@@ -13,7 +13,7 @@ pub mod tt;
 pub mod worker;
 
 use crate::shogi::{EnteringKingRule, Move, Position};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use time::{Clock, TimeOptions};
 
@@ -70,6 +70,8 @@ pub struct Limits {
     pub ponder: bool,
     /// Restrict the root to these moves (empty = all).
     pub searchmoves: Vec<Move>,
+    /// When the `go` arrived: the GUI's clock runs from then, not from when the search starts.
+    pub start: Option<std::time::Instant>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,8 +129,12 @@ pub enum Outcome {
 }
 
 /// Signals the USI layer sends into a running search, shared by every search thread.
-#[derive(Default)]
 pub struct SearchControl {
+    /// The hard deadline as nanoseconds after `epoch`, `u64::MAX` for none. The main thread
+    /// publishes it; every thread checks it, so a stop is noticed by whichever thread gets the
+    /// CPU first when the machine is overloaded.
+    deadline_ns: AtomicU64,
+    epoch: std::time::Instant,
     stop: AtomicBool,
     /// True while the search thinks on the opponent's time or in `go infinite`: it must not
     /// stop on its own, and must not print `bestmove` until `stop` or `ponderhit`.
@@ -137,7 +143,37 @@ pub struct SearchControl {
     ponderhit: Mutex<Option<Option<Clock>>>,
 }
 
+impl Default for SearchControl {
+    fn default() -> Self {
+        SearchControl {
+            deadline_ns: AtomicU64::new(u64::MAX),
+            epoch: std::time::Instant::now(),
+            stop: AtomicBool::new(false),
+            pondering: AtomicBool::new(false),
+            ponderhit: Mutex::new(None),
+        }
+    }
+}
+
 impl SearchControl {
+    /// Publishes the hard deadline (`None` while pondering or without a clock).
+    pub(crate) fn set_deadline(&self, deadline: Option<std::time::Instant>) {
+        let ns = deadline.map_or(u64::MAX, |d| {
+            u64::try_from(d.saturating_duration_since(self.epoch).as_nanos())
+                .unwrap_or(u64::MAX - 1)
+        });
+        self.deadline_ns.store(ns, Ordering::Relaxed);
+    }
+
+    /// Stops the search when the published deadline has passed.
+    #[inline]
+    pub(crate) fn check_deadline(&self) {
+        let d = self.deadline_ns.load(Ordering::Relaxed);
+        if d != u64::MAX && self.epoch.elapsed().as_nanos() >= u128::from(d) {
+            self.stop();
+        }
+    }
+
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
     }

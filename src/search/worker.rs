@@ -191,6 +191,8 @@ impl<'a> Worker<'a> {
             self.node_counters[self.id].store(self.nodes, Ordering::Relaxed);
             if self.id == 0 {
                 self.check_limits();
+            } else {
+                self.control.check_deadline();
             }
         }
     }
@@ -220,6 +222,8 @@ impl<'a> Worker<'a> {
         if self.control.pondering.load(Ordering::Relaxed) {
             return;
         }
+        self.control
+            .set_deadline(self.time.as_ref().map(TimeManager::deadline));
         if let Some(tm) = &self.time
             && Instant::now() >= tm.deadline()
         {

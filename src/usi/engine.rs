@@ -347,6 +347,8 @@ impl Engine {
     }
 
     fn go(&mut self, go: GoParams) {
+        // The GUI's clock runs from the moment it sent `go`; this is the closest we know.
+        let received = std::time::Instant::now();
         let pos = match &self.position {
             Some(pos) => pos.clone(),
             None => {
@@ -377,6 +379,7 @@ impl Engine {
                 infinite: go.infinite,
                 ponder: go.ponder,
                 searchmoves: self.searchmoves(&pos, &go.searchmoves),
+                start: Some(received),
             };
             JobKind::Search {
                 limits,

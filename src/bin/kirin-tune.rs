@@ -1,0 +1,225 @@
+//! kirin-tune: generates self-play data, fits the evaluation weights to it, and measures weight
+//! sets against each other. See tuning/README.md for the commands that made the shipped weights.
+
+use kirin::eval::Weights;
+use kirin::shogi::Color;
+use kirin::tune::selfplay::{Player, Rng, play_game, read_openings};
+use kirin::tune::{FitConfig, fit, load_samples};
+use std::collections::HashMap;
+use std::io::Write;
+use std::time::Instant;
+
+const USAGE: &str = "usage:
+  kirin-tune gen   --openings FILE --out FILE [--games N] [--first N] [--seed S]
+                   [--nodes-min N] [--nodes-max N] [--minutes M]
+  kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
+                   [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
+  kirin-tune match --a WEIGHTS --b WEIGHTS --openings FILE [--games N] [--nodes N] [--first N]";
+
+struct Args(HashMap<String, String>);
+
+impl Args {
+    fn parse(args: &[String]) -> Result<Args, String> {
+        let mut m = HashMap::new();
+        let mut it = args.iter();
+        while let Some(k) = it.next() {
+            let key = k
+                .strip_prefix("--")
+                .ok_or_else(|| format!("unexpected '{k}'"))?;
+            let v = it.next().ok_or_else(|| format!("--{key} needs a value"))?;
+            m.insert(key.to_string(), v.clone());
+        }
+        Ok(Args(m))
+    }
+    fn str(&self, k: &str) -> Result<&str, String> {
+        self.0
+            .get(k)
+            .map(String::as_str)
+            .ok_or_else(|| format!("--{k} is required"))
+    }
+    fn num<T: std::str::FromStr>(&self, k: &str, default: T) -> Result<T, String> {
+        match self.0.get(k) {
+            None => Ok(default),
+            Some(v) => v.parse().map_err(|_| format!("--{k}: bad value '{v}'")),
+        }
+    }
+}
+
+fn load_weights(path: &str) -> Result<&'static Weights, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    let w = Weights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+    Ok(Box::leak(Box::new(w)))
+}
+
+fn gen_cmd(a: &Args) -> Result<(), String> {
+    let openings_path = a.str("openings")?;
+    let text =
+        std::fs::read_to_string(openings_path).map_err(|e| format!("{openings_path}: {e}"))?;
+    let openings = read_openings(&text)?;
+    let games: usize = a.num("games", 1_000_000)?;
+    let first: usize = a.num("first", 0)?;
+    let seed: u64 = a.num("seed", 1)?;
+    let nmin: u64 = a.num("nodes-min", 3000)?;
+    let nmax: u64 = a.num("nodes-max", 6000)?.max(nmin);
+    let minutes: f64 = a.num("minutes", f64::INFINITY)?;
+    let out_path = a.str("out")?;
+    let mut out = std::io::BufWriter::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(out_path)
+            .map_err(|e| format!("{out_path}: {e}"))?,
+    );
+    let start = Instant::now();
+    let mut players = [Player::new(None), Player::new(None)];
+    let (mut total_samples, mut wins, mut draws) = (0usize, 0usize, 0usize);
+    let mut played = 0;
+    for g in first..first + games {
+        if start.elapsed().as_secs_f64() > minutes * 60.0 {
+            break;
+        }
+        let mut rng = Rng(seed.wrapping_mul(0x1_0000_0001).wrapping_add(g as u64));
+        let opening = &openings[g % openings.len()];
+        let rec = play_game(
+            opening,
+            &mut players,
+            |_| nmin + rng.below(nmax - nmin + 1),
+            true,
+        );
+        for s in &rec.samples {
+            let r = if s.side == Color::Black {
+                rec.black_result
+            } else {
+                1.0 - rec.black_result
+            };
+            writeln!(out, "{}\t{}\t{}", s.sfen, s.score, r).map_err(|e| e.to_string())?;
+        }
+        out.flush().map_err(|e| e.to_string())?;
+        total_samples += rec.samples.len();
+        played += 1;
+        if rec.black_result == 1.0 {
+            wins += 1;
+        } else if rec.black_result == 0.5 {
+            draws += 1;
+        }
+        if played % 20 == 0 {
+            eprintln!(
+                "game {g}: {played} games, {total_samples} positions, black wins {wins} draws {draws}, {:.0}s",
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    eprintln!(
+        "done: {played} games (from {first}), {total_samples} positions, black wins {wins} draws {draws}, {:.0}s",
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn fit_cmd(a: &Args) -> Result<(), String> {
+    let threads: usize = a.num("threads", 2)?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    let mut samples: Vec<kirin::tune::Sample> = Vec::new();
+    for path in a.str("data")?.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let first_game = samples.last().map_or(0, |s| s.game + 1);
+        samples.extend(load_samples(&text, first_game)?);
+    }
+    let init = load_weights(a.str("init")?)?;
+    let prior = load_weights(a.str("prior")?)?;
+    let cfg = FitConfig {
+        epochs: a.num("epochs", 200)?,
+        lambda: a.num("lambda", 0.7)?,
+        l2: a.num("l2", 1e-8)?,
+        lr: a.num("lr", 2.0)?,
+        holdout: a.num("holdout", 0.1)?,
+        verbose: true,
+    };
+    let t = Instant::now();
+    let res = fit(&samples, init, prior, &cfg);
+    eprintln!(
+        "positions {} (train {}, holdout {}), K {:.1}, train loss {:.6} -> {:.6}, holdout loss {:.6} -> {:.6}, {:.0}s",
+        samples.len(),
+        res.train_n,
+        res.holdout_n,
+        res.k,
+        res.train_loss_before,
+        res.train_loss_after,
+        res.holdout_loss_before,
+        res.holdout_loss_after,
+        t.elapsed().as_secs_f64()
+    );
+    let out = a.str("out")?;
+    std::fs::write(out, res.weights.to_text()).map_err(|e| format!("{out}: {e}"))?;
+    Ok(())
+}
+
+fn match_cmd(a: &Args) -> Result<(), String> {
+    let wa = load_weights(a.str("a")?)?;
+    let wb = load_weights(a.str("b")?)?;
+    let openings_path = a.str("openings")?;
+    let text =
+        std::fs::read_to_string(openings_path).map_err(|e| format!("{openings_path}: {e}"))?;
+    let openings = read_openings(&text)?;
+    let games: usize = a.num("games", 200)?;
+    let nodes: u64 = a.num("nodes", 5000)?;
+    let first: usize = a.num("first", 0)?;
+    let start = Instant::now();
+    let (mut w, mut d, mut l) = (0u32, 0u32, 0u32);
+    for g in 0..games {
+        // Each opening twice, colours swapped.
+        let opening = &openings[(first + g / 2) % openings.len()];
+        let a_black = g % 2 == 0;
+        let mut players = if a_black {
+            [Player::new(Some(wa)), Player::new(Some(wb))]
+        } else {
+            [Player::new(Some(wb)), Player::new(Some(wa))]
+        };
+        let rec = play_game(opening, &mut players, |_| nodes, false);
+        let a_score = if a_black {
+            rec.black_result
+        } else {
+            1.0 - rec.black_result
+        };
+        match a_score {
+            1.0 => w += 1,
+            0.0 => l += 1,
+            _ => d += 1,
+        }
+        if (g + 1) % 20 == 0 {
+            eprintln!(
+                "{} games: A {w} wins, {d} draws, {l} losses, {:.0}s",
+                g + 1,
+                start.elapsed().as_secs_f64()
+            );
+        }
+    }
+    let (elo, margin) = kirin::tune::elo(w, d, l);
+    println!(
+        "A vs B: {} games, W {w} D {d} L {l}, Elo {elo:+.1} +- {margin:.1} (95%), {:.0}s",
+        w + d + l,
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let Some(cmd) = args.first() else {
+        eprintln!("{USAGE}");
+        std::process::exit(2);
+    };
+    let res = Args::parse(&args[1..]).and_then(|a| match cmd.as_str() {
+        "gen" => gen_cmd(&a),
+        "fit" => fit_cmd(&a),
+        "match" => match_cmd(&a),
+        _ => Err(USAGE.to_string()),
+    });
+    if let Err(e) = res {
+        eprintln!("{e}");
+        std::process::exit(1);
+    }
+}

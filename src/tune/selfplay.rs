@@ -1,0 +1,193 @@
+//! Games between two kirin players at a fixed number of nodes per move, in one process and on one
+//! thread: the data generator for the fitting and the match that measures its result.
+
+use crate::eval::{Weights, set_thread_weights};
+use crate::search::{Limits, Outcome, Report, Score, SearchOptions, Searcher};
+use crate::shogi::{Color, Move, Position, Repetition};
+
+/// Game ply after which a game is a draw (the usual 320 of engine tournaments).
+pub const MAX_GAME_PLY: u32 = 320;
+/// A score at least this large for the side to move, confirmed by the opponent's next search,
+/// ends the game as a win for that side.
+pub const ADJUDICATE_CP: i32 = 3000;
+
+/// One side of a game: a searcher and the weights it evaluates with (`None` = embedded).
+pub struct Player {
+    pub searcher: Searcher,
+    pub weights: Option<&'static Weights>,
+}
+
+impl Player {
+    pub fn new(weights: Option<&'static Weights>) -> Player {
+        Player {
+            searcher: Searcher::new(16),
+            weights,
+        }
+    }
+}
+
+/// A position seen in a game, with the search's score from the side to move's view.
+#[derive(Clone, Debug)]
+pub struct Sample {
+    pub sfen: String,
+    pub score: i32,
+    pub side: Color,
+}
+
+#[derive(Clone, Debug)]
+pub struct GameRecord {
+    /// 1.0 Black won, 0.5 draw, 0.0 White won.
+    pub black_result: f64,
+    pub plies: u32,
+    /// Quiet positions after the opening (not in check, best move not a capture, score not a
+    /// mate), when recording was asked for.
+    pub samples: Vec<Sample>,
+}
+
+/// Reads an openings file: one `startpos moves ...` (or `sfen ... moves ...`) line per opening.
+pub fn read_openings(text: &str) -> Result<Vec<Position>, String> {
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let (head, moves) = match line.split_once(" moves ") {
+            Some((h, m)) => (h.trim(), m),
+            None => (line, ""),
+        };
+        let mut pos = if head == "startpos" {
+            Position::startpos()
+        } else if let Some(s) = head.strip_prefix("sfen ") {
+            Position::from_sfen(s).map_err(|e| format!("line {}: {e}", n + 1))?
+        } else {
+            return Err(format!("line {}: expected startpos or sfen", n + 1));
+        };
+        for mv in moves.split_whitespace() {
+            let m = pos
+                .parse_move(mv)
+                .map_err(|e| format!("line {}: {e}", n + 1))?;
+            pos.do_move(m);
+        }
+        out.push(pos);
+    }
+    Ok(out)
+}
+
+/// Plays one game from `start`; `players[0]` plays Black. `nodes(ply)` gives the node budget of
+/// each move (vary it to vary the games).
+pub fn play_game(
+    start: &Position,
+    players: &mut [Player; 2],
+    mut nodes: impl FnMut(u32) -> u64,
+    record: bool,
+) -> GameRecord {
+    let mut pos = start.clone();
+    let mut samples = Vec::new();
+    for p in players.iter_mut() {
+        p.searcher.new_game();
+    }
+    let opts = SearchOptions {
+        threads: 1,
+        ..SearchOptions::default()
+    };
+    let mut big_score_streak = 0;
+    let mut last_big: Option<Color> = None;
+    let result_for = |winner: Color| if winner == Color::Black { 1.0 } else { 0.0 };
+    let black_result = loop {
+        if pos.game_ply() >= MAX_GAME_PLY {
+            break 0.5;
+        }
+        let us = pos.side_to_move();
+        let player = &mut players[us.index()];
+        set_thread_weights(player.weights);
+        let limits = Limits {
+            nodes: Some(nodes(pos.game_ply())),
+            ..Limits::default()
+        };
+        let mut score = None;
+        let outcome = player.searcher.think(&pos, &limits, &opts, &mut |r| {
+            if let Report::Pv(info) = r
+                && info.multipv <= 1
+            {
+                score = Some(info.score);
+            }
+        });
+        set_thread_weights(None);
+        let best = match outcome {
+            Outcome::Win => break result_for(us),
+            Outcome::Resign => break result_for(!us),
+            Outcome::Move { best, .. } => best,
+        };
+        // Adjudication: both sides agree one of them is far ahead.
+        let winning = match score {
+            Some(Score::Mate(n)) => Some(if n > 0 { us } else { !us }),
+            Some(Score::Cp(cp)) if cp.abs() >= ADJUDICATE_CP => Some(if cp > 0 { us } else { !us }),
+            _ => None,
+        };
+        match winning {
+            Some(w) if last_big == Some(w) => big_score_streak += 1,
+            Some(w) => {
+                last_big = Some(w);
+                big_score_streak = 1;
+            }
+            None => {
+                last_big = None;
+                big_score_streak = 0;
+            }
+        }
+        if big_score_streak >= 2 {
+            break result_for(last_big.unwrap_or(us));
+        }
+        if record
+            && !pos.in_check()
+            && is_quiet(&pos, best)
+            && let Some(Score::Cp(cp)) = score
+            && cp.abs() < ADJUDICATE_CP
+        {
+            samples.push(Sample {
+                sfen: pos.to_sfen(),
+                score: cp,
+                side: us,
+            });
+        }
+        pos.do_move(best);
+        match pos.repetition(usize::MAX) {
+            Repetition::Draw => break 0.5,
+            Repetition::Win => break result_for(pos.side_to_move()),
+            Repetition::Loss => break result_for(!pos.side_to_move()),
+            _ => {}
+        }
+    };
+    GameRecord {
+        black_result,
+        plies: pos.game_ply(),
+        samples,
+    }
+}
+
+fn is_quiet(pos: &Position, m: Move) -> bool {
+    m.is_drop() || (pos.piece_on(m.to()).is_none() && !m.is_promotion())
+}
+
+/// Small deterministic generator (splitmix64), so runs are reproducible from a seed.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// Uniform in `0..n` (n > 0).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
+}
