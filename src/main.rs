@@ -129,6 +129,9 @@ fn eval_command(sfen: &[&str]) -> ExitCode {
         Ok(pos) => {
             let cp = kirin::eval::evaluate(&pos);
             let black = kirin::eval::weights().evaluate_black(&pos);
+            for (part, value) in kirin::eval::explain(&pos) {
+                println!("{part:>16} {value:>7}");
+            }
             println!("eval {cp} (side to move), {black} (Black's view)");
             ExitCode::SUCCESS
         }

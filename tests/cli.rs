@@ -50,12 +50,33 @@ fn perft_takes_an_sfen_in_words_and_refuses_bad_ones() {
 fn eval_of_start_and_handicap_positions() {
     let output = kirin(&["eval"]);
     assert!(output.status.success());
-    assert_eq!(stdout(&output), "eval 0 (side to move), 0 (Black's view)\n");
+    assert!(stdout(&output).ends_with("eval 0 (side to move), 0 (Black's view)\n"));
+    // The parts come first, one per line, and add up to the total.
+    let parts: Vec<(String, i32)> = stdout(&output)
+        .lines()
+        .filter(|l| !l.starts_with("eval "))
+        .map(|l| {
+            let mut w = l.split_whitespace();
+            let name = w.next().unwrap_or_default().to_string();
+            (
+                name,
+                w.next().and_then(|v| v.parse().ok()).unwrap_or(i32::MIN),
+            )
+        })
+        .collect();
+    let total = parts.iter().find(|(n, _)| n == "total").map(|p| p.1);
+    let sum: i32 = parts
+        .iter()
+        .filter(|(n, _)| n != "total")
+        .map(|p| p.1)
+        .sum();
+    assert_eq!(total, Some(sum));
     let two_piece = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
     let mut args = vec!["eval", "sfen"];
     args.extend(two_piece.split(' '));
     let text = stdout(&kirin(&args));
-    let cp: i32 = text
+    let last = text.lines().last().unwrap_or_default().to_string();
+    let cp: i32 = last
         .strip_prefix("eval ")
         .and_then(|rest| rest.split(' ').next())
         .and_then(|cp| cp.parse().ok())

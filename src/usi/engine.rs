@@ -236,6 +236,11 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::Eval => {
                 let pos = self.position_or_start();
+                for (part, value) in crate::eval::explain(&pos) {
+                    if part != "total" {
+                        self.out.info_string(format!("eval {part} {value}"));
+                    }
+                }
                 let cp = crate::eval::evaluate(&pos);
                 self.out.info_string(format!("eval {cp} (side to move)"));
             }
