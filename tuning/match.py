@@ -26,6 +26,7 @@ import math
 import os
 import queue
 import random
+import re
 import shlex
 import subprocess
 import sys
@@ -317,7 +318,8 @@ def parse_engine_spec(text: str) -> EngineSpec:
         spec = EngineSpec("kirin", [kirin_default_path()], {"Threads": "1", "USI_Ponder": "false"})
     elif head.startswith("kirin@"):
         rev = head[len("kirin@"):]
-        spec = EngineSpec(f"kirin@{rev}", [str(OUT / f"kirin-{rev}" / "kirin")],
+        folder = re.sub(r"[^A-Za-z0-9._-]", "_", rev)  # as tuning/build_rev.sh names it
+        spec = EngineSpec(f"kirin@{rev}", [str(OUT / f"kirin-{folder}" / "kirin")],
                           {"Threads": "1", "USI_Ponder": "false"}, build=rev)
     else:
         spec = EngineSpec(Path(head).name, [head], {"Threads": "1"})
@@ -612,8 +614,10 @@ def load_openings(path: str | None):
 
 
 def build_revision(rev: str):
+    """Build kirin at `rev` (from $KIRIN_REPO, default this repository) into tuning/out/."""
     script = REPO / "tuning" / "build_rev.sh"
-    subprocess.run(["bash", str(script), rev], check=True)
+    subprocess.run(["bash", str(script), rev] + ([os.environ["KIRIN_REPO"]] if os.environ.get("KIRIN_REPO") else []),
+                   check=True)
 
 
 class Tally:
