@@ -134,10 +134,18 @@ def sprt_status(llr, alpha, beta):
 
 
 def sprt_from_results(w, d, l, penta, elo0, elo1, model="penta"):
+    """LLR from W/D/L (model 'tri') or pair counts (model 'penta').
+
+    Empty categories get a count of 1e-3 (as fishtest regularises): otherwise a one-sided run
+    (all wins) has zero variance and the LLR would stay 0 for ever."""
     if model == "penta" and sum(penta) > 0:
-        mean, var, n = _mean_var(list(zip(PENTA_VALUES, penta)))
+        vc = list(zip(PENTA_VALUES, penta))
+    elif w + d + l > 0:
+        vc = [(1.0, w), (0.5, d), (0.0, l)]
     else:
-        mean, var, n = _mean_var([(1.0, w), (0.5, d), (0.0, l)])
+        return 0.0
+    vc = [(v, c if c > 0 else 1e-3) for v, c in vc]
+    mean, var, n = _mean_var(vc)
     return sprt_llr(mean, var, n, elo0, elo1)
 
 
@@ -354,6 +362,17 @@ class EngineTimeout(EngineError):
     pass
 
 
+def _die_with_parent():
+    """In the child: SIGKILL when the referee goes away (Linux prctl PR_SET_PDEATHSIG), so a hung
+    engine never outlives an interrupted match."""
+    try:
+        import ctypes
+        import signal
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
+    except Exception:
+        pass
+
+
 class Engine:
     """One USI engine process; every read has a deadline, stdout is read by a thread that stamps
     each line with its arrival time (the move time is measured from the `go` write to that stamp)."""
@@ -363,7 +382,7 @@ class Engine:
         self.log = open(log_path, "ab") if log_path else subprocess.DEVNULL
         try:
             self.proc = subprocess.Popen(spec.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.log, bufsize=0)
+                                         stderr=self.log, bufsize=0, preexec_fn=_die_with_parent)
         except OSError as e:
             raise EngineCrash(f"cannot start {spec.cmd}: {e}") from e
         self.q: queue.Queue = queue.Queue()
@@ -671,8 +690,10 @@ class Tally:
         if sprt:
             llr = sprt_from_results(self.w, self.d, self.l, self.penta, sprt["elo0"], sprt["elo1"], model)
             lo, hi = sprt_bounds(sprt["alpha"], sprt["beta"])
-            out["sprt"] = {"llr": llr, "lower": lo, "upper": hi,
-                           "status": sprt_status(llr, sprt["alpha"], sprt["beta"]), **sprt}
+            status = sprt_status(llr, sprt["alpha"], sprt["beta"])
+            if n < sprt.get("min_games", 0):
+                status = "continue"  # the regularised variance of a handful of games decides too fast
+            out["sprt"] = {"llr": llr, "lower": lo, "upper": hi, "status": status, **sprt}
         return out
 
 
@@ -701,7 +722,7 @@ def print_summary(s, a_name, b_name, file=sys.stdout):
 
 
 def parse_sprt(words):
-    d = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05}
+    d = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "min_games": 20}
     for w in words:
         k, _, v = w.partition("=")
         if k not in d:
@@ -725,7 +746,8 @@ def main(argv=None):
     ap.add_argument("--shuffle", type=int, default=None, metavar="SEED", help="shuffle the openings")
     ap.add_argument("--rule", choices=["27", "24"], default="27", help="entering-king rule for declarations")
     ap.add_argument("--sprt", nargs="*", default=None, metavar="K=V",
-                    help="SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05; stops when decided")
+                    help="SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05 [min_games=20]; stops when decided "
+                    "(never before min_games games)")
     ap.add_argument("--sprt-model", choices=["penta", "tri"], default="penta")
     ap.add_argument("--out", default=None, help="folder for records and summary (default tuning/out/<time>-A-vs-B)")
     ap.add_argument("--logs", action="store_true", help="keep each engine's stderr")

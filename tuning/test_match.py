@@ -97,6 +97,14 @@ class SprtTests(unittest.TestCase):
         self.assertAlmostEqual(M.sprt_from_results(0, 0, 0, [1, 2, 4, 8, 5], 0, 5), expect)
         self.assertAlmostEqual(expect, 0.32615, places=4)
 
+    def test_one_sided_results_decide(self):
+        # all wins: zero sample variance; the 1e-3 regularisation still lets the test end
+        self.assertEqual(M.sprt_status(M.sprt_from_results(0, 0, 0, [0, 0, 0, 0, 30], 0, 5), .05, .05),
+                         "H1 accepted")
+        self.assertEqual(M.sprt_status(M.sprt_from_results(0, 0, 40, [0] * 5, 0, 5, "tri"), .05, .05),
+                         "H0 accepted")
+        self.assertEqual(M.sprt_from_results(0, 0, 0, [0] * 5, 0, 5), 0.0)
+
     def test_bounds_and_status(self):
         lo, hi = M.sprt_bounds(0.05, 0.05)
         self.assertAlmostEqual(hi, math.log(19))
