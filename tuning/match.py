@@ -429,10 +429,12 @@ class Engine:
             if yield_line[:2] == ["id", "name"]:
                 self.id_name = line[len("id name "):]
 
-    def start(self):
+    def start(self, extra_options=None):
+        """usi / setoption (only for declared options, and USI_*) / isready.  extra_options are
+        defaults the spec's own options override (e.g. MaxMovesToDraw from --max-plies)."""
         self.send("usi")
         self.wait_for("usiok", 10.0)
-        for k, v in self.spec.options.items():
+        for k, v in dict(extra_options or {}, **self.spec.options).items():
             if k in self.declared_options or k.startswith("USI_"):
                 self.send(f"setoption name {k} value {v}")
         self.send("isready")
@@ -547,7 +549,7 @@ def play_game(black: EngineSpec, white: EngineSpec, opening: str, byoyomi: dict,
                 log = (log_dir / f"{record.stem}-{'bw'[c]}-{specs[c].name}.log") if log_dir else None
                 e = Engine(specs[c], log)
                 engines[c] = e
-                e.start()
+                e.start({"MaxMovesToDraw": str(max_plies)})
                 e.new_game()
             except EngineError as ex:
                 result, reason, detail, faulty = cshogi.opponent(c), "crash", f"start: {ex}", c
