@@ -30,4 +30,5 @@ CARGO_TARGET_DIR="$out/target" cargo build --release --manifest-path "$src/Cargo
 cp "$out/target/release/kirin" "$dest/kirin.tmp"
 mv "$dest/kirin.tmp" "$dest/kirin"
 echo "$commit" > "$dest/commit"
+rm -rf "$src"  # the exported tree is only needed for the build (and would confuse pytest)
 echo "$dest/kirin ($commit)" >&2
