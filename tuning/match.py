@@ -420,7 +420,10 @@ class Engine:
     def wait_for(self, token: str, timeout: float):
         deadline = time.monotonic() + timeout
         while True:
-            t, line = self.readline(deadline)
+            try:
+                t, line = self.readline(deadline)
+            except EngineTimeout:
+                raise EngineTimeout(f"{self.spec.name}: no {token} within {timeout:.0f} s") from None
             if line.split()[:1] == [token]:
                 return t, line
             yield_line = line.split()
@@ -432,13 +435,14 @@ class Engine:
     def start(self, extra_options=None):
         """usi / setoption (only for declared options, and USI_*) / isready.  extra_options are
         defaults the spec's own options override (e.g. MaxMovesToDraw from --max-plies)."""
+        # gpsusi loads its tables before usiok: 4 s idle, over 10 s at load 10 on 2 cores
         self.send("usi")
-        self.wait_for("usiok", 10.0)
+        self.wait_for("usiok", 60.0)
         for k, v in dict(extra_options or {}, **self.spec.options).items():
             if k in self.declared_options or k.startswith("USI_"):
                 self.send(f"setoption name {k} value {v}")
         self.send("isready")
-        self.wait_for("readyok", 60.0)
+        self.wait_for("readyok", 120.0)
 
     def new_game(self):
         self.send("usinewgame")
@@ -742,7 +746,8 @@ def main(argv=None):
     ap.add_argument("--opponent", default="gpsshogi", help="engine B, same syntax")
     ap.add_argument("--byoyomi", type=int, default=300, help="ms per move for engines without byoyomi=")
     ap.add_argument("--games", type=int, default=None,
-                    help="number of games (default: 2 x openings; with --sprt: the cap, default 20000)")
+                    help="number of games (default: 2 x openings, 3914 for taya36; with --sprt: the cap, "
+                    "default 20000)")
     ap.add_argument("--concurrency", type=int, default=1, help="games at once (2 cores: at most 2)")
     ap.add_argument("--max-plies", type=int, default=320)
     ap.add_argument("--openings", default=None, help="file of 'startpos moves ...' lines (default taya36)")
