@@ -760,7 +760,11 @@ def main(argv=None):
     ap.add_argument("--out", default=None, help="folder for records and summary (default tuning/out/<time>-A-vs-B)")
     ap.add_argument("--logs", action="store_true", help="keep each engine's stderr")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--summarize", metavar="DIR", default=None,
+                    help="only recompute and print the summary of a (possibly interrupted) match in DIR")
     args = ap.parse_args(argv)
+    if args.summarize:
+        return summarize(Path(args.summarize), args.sprt_model)
 
     a, b = parse_engine_spec(args.engine), parse_engine_spec(args.opponent)
     for s in (a, b):
@@ -842,6 +846,20 @@ def main(argv=None):
     print_summary(s, a.name, b.name)
     with open(out / "summary.txt", "w") as f:
         print_summary(s, a.name, b.name, file=f)
+    return s
+
+
+def summarize(out: Path, model="penta"):
+    """Summary of the games recorded so far in out/results.jsonl (for interrupted matches)."""
+    meta = json.loads((out / "match.json").read_text())
+    tally = Tally()
+    for line in (out / "results.jsonl").read_text().splitlines():
+        if line.strip():
+            r = json.loads(line)
+            tally.add(r["pair"], r["a_colour"], r)
+    s = tally.summary(meta.get("sprt"), model)
+    s["A"], s["B"] = meta["A"]["name"], meta["B"]["name"]
+    print_summary(s, s["A"], s["B"])
     return s
 
 

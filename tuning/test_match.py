@@ -306,6 +306,21 @@ class RefereeFakeEngineTests(unittest.TestCase):
         res, _ = self.play(M.EngineSpec("nope", ["/nonexistent/engine"], {}), self.spec("first"), name="nobin")
         self.assertEqual((res["winner"], res["reason"]), ("white", "crash"))
 
+    def test_cli_match_and_summarize(self):
+        op = self.dir / "openings.sfen"
+        op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
+        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+        out = self.dir / "cli"
+        s = M.main(["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+                    "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out),
+                    "--quiet", "--games", "4", "--sprt", "elo0=0", "elo1=5"])
+        self.assertEqual((s["games"], s["W"], s["D"], s["L"]), (4, 4, 0, 0))
+        self.assertEqual(s["pentanomial"], [0, 0, 0, 0, 2])
+        self.assertEqual(s["sprt"]["status"], "continue")  # fewer than min_games
+        self.assertEqual(len(list(out.glob("game-*.csa"))), 4)
+        again = M.main(["--summarize", str(out)])
+        self.assertEqual((again["W"], again["pentanomial"]), (4, [0, 0, 0, 0, 2]))
+
     def test_tally_pairs(self):
         t = M.Tally()
         st = {"moves": 1, "total_ms": 10.0, "max_ms": 10.0, "over_byoyomi": 0}
