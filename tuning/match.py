@@ -716,7 +716,8 @@ def print_summary(s, a_name, b_name, file=sys.stdout):
         print(f"  Elo (trinomial)  {fmt_elo(e)} +- {m:.1f}", file=file)
     if "elo_pentanomial" in s:
         e, m = s["elo_pentanomial"]
-        print(f"  Elo (pentanomial) {fmt_elo(e)} +- {m:.1f}", file=file)
+        note = "  (zero sample variance: every pair scored alike, the margin means nothing)" if m == 0 else ""
+        print(f"  Elo (pentanomial) {fmt_elo(e)} +- {m:.1f}{note}", file=file)
     if "sprt" in s:
         p = s["sprt"]
         print(f"  SPRT elo0={p['elo0']} elo1={p['elo1']} alpha={p['alpha']} beta={p['beta']}: "
