@@ -714,6 +714,11 @@ def print_summary(s, a_name, b_name, file=sys.stdout):
     if "elo_trinomial" in s:
         e, m = s["elo_trinomial"]
         print(f"  Elo (trinomial)  {fmt_elo(e)} +- {m:.1f}", file=file)
+    n = s["games"]
+    if n and s["W"] + s["D"] == 0:  # no point scored: the one-sided bound 1 - 0.05^(1/N) on the score
+        print(f"  Elo < {fmt_elo(elo_from_score(1 - 0.05 ** (1 / n)))} (95 %, no point in {n} games)", file=file)
+    if n and s["L"] + s["D"] == 0:
+        print(f"  Elo > {fmt_elo(elo_from_score(0.05 ** (1 / n)))} (95 %, every game won of {n})", file=file)
     if "elo_pentanomial" in s:
         e, m = s["elo_pentanomial"]
         note = "  (zero sample variance: every pair scored alike, the margin means nothing)" if m == 0 else ""
