@@ -758,6 +758,8 @@ def main(argv=None):
     ap.add_argument("--max-plies", type=int, default=320)
     ap.add_argument("--openings", default=None, help="file of 'startpos moves ...' lines (default taya36)")
     ap.add_argument("--shuffle", type=int, default=None, metavar="SEED", help="shuffle the openings")
+    ap.add_argument("--skip-openings", type=int, default=0, metavar="K",
+                    help="start at opening K+1 (to run a second match on fresh openings)")
     ap.add_argument("--rule", choices=["27", "24"], default="27", help="entering-king rule for declarations")
     ap.add_argument("--sprt", nargs="*", default=None, metavar="K=V",
                     help="SPRT: elo0=0 elo1=5 alpha=0.05 beta=0.05 [min_games=20]; stops when decided "
@@ -785,6 +787,7 @@ def main(argv=None):
     opath, openings = load_openings(args.openings)
     if args.shuffle is not None:
         random.Random(args.shuffle).shuffle(openings)
+    openings = openings[args.skip_openings:]
     n_games = args.games or (20000 if sprt else 2 * len(openings))
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     out = Path(args.out) if args.out else OUT / f"{stamp}-{a.name}-vs-{b.name}".replace("@", "_")
@@ -814,7 +817,7 @@ def main(argv=None):
         rec = out / f"game-{i + 1:05d}.csa"
         res = play_game(black, white, opening, byo, rec, args.max_plies,
                         log_dir=out if args.logs else None, rule=args.rule,
-                        comments=[f"opening {pair % len(openings) + 1} of {opath}",
+                        comments=[f"opening {args.skip_openings + pair % len(openings) + 1} of {opath}",
                                   f"loadavg {os.getloadavg()[0]:.2f}"])
         res.update(game=i + 1, pair=pair, a_colour="black" if a_black else "white", loadavg=os.getloadavg()[0])
         with lock:
