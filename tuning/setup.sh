@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs what the match harness needs: the opponents (Debian packages gpsshogi and
+# fairy-stockfish, /usr/games/gpsusi and /usr/games/fairy-stockfish) and a Python virtual
+# environment at the repo root (.venv) with cshogi, shogiarena and pytest.
+# Idempotent: skips what is already there.  Usage: bash tuning/setup.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+missing=()
+[ -x /usr/games/gpsusi ] || missing+=(gpsshogi)
+[ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
+if [ ${#missing[@]} -gt 0 ]; then
+    sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    echo "installing ${missing[*]} with apt-get" >&2
+    $sudo apt-get update -q
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+fi
+
+if [ ! -x .venv/bin/python ]; then
+    python3 -m venv .venv
+fi
+.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest
+.venv/bin/python -c "import cshogi, shogiarena; print('cshogi', cshogi.__name__, 'and shogiarena importable')"
+echo "ready: .venv/bin/python tuning/match.py --help" >&2

@@ -1,0 +1,373 @@
+"""Tests of the match harness (tuning/match.py).  Run: .venv/bin/python -m pytest -q tuning/
+(plain `python3 tuning/test_match.py` works too: unittest, no pytest needed).
+
+Covered: Elo and 95 % margins on hand-worked W/D/L and pentanomial counts; SPRT LLR against the
+closed form n (s1-s0)(2x-s0-s1)/(2 var) worked by hand; the CSA 27-point (and 24-point) declaration
+checker on positions where it must hold or fail, for both colours; sennichite at the fourth
+occurrence and the perpetual-check rule; the referee with scripted fake engines (crash, time loss,
+illegal move, false and true declaration, resignation, a kirin-style margin of zero); and real games
+through the referee between fairy-stockfish and gpsshogi (skipped if they are not installed).
+"""
+
+import math
+import os
+import sys
+import tempfile
+import textwrap
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import cshogi  # noqa: E402
+import cshogi.CSA  # noqa: E402
+
+import match as M  # noqa: E402
+
+FAIRY = "/usr/games/fairy-stockfish"
+GPS = "/usr/games/gpsusi"
+TAYA1 = ("startpos moves 2g2f 8c8d 6i7h 8d8e 2f2e 4a3b 3i3h 7a7b 1g1f 1c1d 9g9f 8e8f 8g8f 8b8f "
+         "P*8g 8f8b 2e2d 2c2d 2h2d P*2c 2d2h 7b8c 7g7f 8c7d 7i6h 9c9d 8i7g 3c3d 3h2g 2b4d 4g4f "
+         "5c5d 2g3f 2a3c 5g5f 3a4b")  # the first taya36 line (36 plies), for the real-engine tests
+
+
+class EloTests(unittest.TestCase):
+    def test_trinomial_hand_worked(self):
+        # W60 D20 L20: s = 0.7; var = (60*0.3^2 + 20*0.2^2 + 20*0.7^2)/100 = 0.16; se = 0.04.
+        # elo(0.7) = -400 log10(3/7) = 147.19; elo(0.7 -+ 1.96*0.04) = 86.23 / 218.25.
+        e, m, lo, hi = M.elo_trinomial(60, 20, 20)
+        self.assertAlmostEqual(e, 147.19, places=2)
+        self.assertAlmostEqual(lo, 86.23, places=2)
+        self.assertAlmostEqual(hi, 218.25, places=2)
+        self.assertAlmostEqual(m, (218.25 - 86.23) / 2, places=2)
+
+    def test_trinomial_even_and_degenerate(self):
+        e, m, _, _ = M.elo_trinomial(30, 40, 30)
+        self.assertAlmostEqual(e, 0.0)
+        self.assertGreater(m, 0)
+        e, m, _, _ = M.elo_trinomial(0, 10, 0)  # all draws: no variance
+        self.assertEqual((e, m), (0.0, 0.0))
+        e, m, _, _ = M.elo_trinomial(0, 0, 4)
+        self.assertEqual(e, -math.inf)
+        self.assertEqual(m, math.inf)
+
+    def test_pentanomial_hand_worked(self):
+        # pairs [5,10,20,10,5]: mean 0.5; var = (2*5*0.25^2... ) = (5*.25+10*.0625+10*.0625+5*.25)/50
+        # = 0.075; se = sqrt(0.075/50) = 0.03873; elo(0.5 + 1.96 se) = elo(0.57591) = 53.16.
+        e, m, lo, hi = M.elo_pentanomial([5, 10, 20, 10, 5])
+        self.assertAlmostEqual(e, 0.0)
+        self.assertAlmostEqual(hi, 53.16, places=2)
+        self.assertAlmostEqual(lo, -53.16, places=2)
+
+    def test_pentanomial_narrower_when_pairs_correlate(self):
+        # the same 100 games (W40 D20 L40) as 50 pairs that always split 1-1: the pair scores have
+        # zero variance, so the pentanomial margin is 0 while the trinomial one is not.
+        _, m_tri, _, _ = M.elo_trinomial(40, 20, 40)
+        _, m_penta, _, _ = M.elo_pentanomial([0, 0, 50, 0, 0])
+        self.assertGreater(m_tri, 50)
+        self.assertEqual(m_penta, 0.0)
+
+
+class SprtTests(unittest.TestCase):
+    def test_llr_hand_worked(self):
+        # s0 = score(0) = 0.5, s1 = score(5) = 1/(1+10^(-5/400)) = 0.5071951;
+        # W60 D20 L20: x = 0.7, var = 0.16, n = 100:
+        # LLR = 100 * 0.0071951 * (1.4 - 1.0071951) / 0.32 = 0.88321
+        self.assertAlmostEqual(M.score_from_elo(5), 0.5071951, places=7)
+        llr = M.sprt_from_results(60, 20, 20, [0] * 5, 0, 5, model="tri")
+        self.assertAlmostEqual(llr, 0.88321, places=4)
+
+    def test_llr_properties(self):
+        # zero where the mean is halfway between s0 and s1; antisymmetric around it.
+        s0, s1 = M.score_from_elo(0), M.score_from_elo(10)
+        mid = (s0 + s1) / 2
+        self.assertAlmostEqual(M.sprt_llr(mid, 0.1, 1000, 0, 10), 0.0)
+        d = 0.01
+        self.assertAlmostEqual(M.sprt_llr(mid + d, 0.1, 1000, 0, 10), -M.sprt_llr(mid - d, 0.1, 1000, 0, 10))
+        # linear in n
+        self.assertAlmostEqual(M.sprt_llr(0.6, 0.1, 2000, 0, 10), 2 * M.sprt_llr(0.6, 0.1, 1000, 0, 10))
+
+    def test_pentanomial_llr(self):
+        # pairs [1,2,4,8,5]: n = 20, x = (0*1+.25*2+.5*4+.75*8+1*5)/20 = 0.675,
+        # var = (1*.675^2 + 2*.425^2 + 4*.175^2 + 8*.075^2 + 5*.325^2)/20 = 1.5125/20 = 0.075625
+        # LLR = 20 * 0.0071951 * (1.35 - 1.0071951) / (2 * 0.075625) = 0.32615
+        n, x, var = 20, 0.675, 0.075625
+        s0, s1 = 0.5, M.score_from_elo(5)
+        expect = n * (s1 - s0) * (2 * x - s0 - s1) / (2 * var)
+        self.assertAlmostEqual(M.sprt_from_results(0, 0, 0, [1, 2, 4, 8, 5], 0, 5), expect)
+        self.assertAlmostEqual(expect, 0.32615, places=4)
+
+    def test_one_sided_results_decide(self):
+        # all wins: zero sample variance; the 1e-3 regularisation still lets the test end
+        self.assertEqual(M.sprt_status(M.sprt_from_results(0, 0, 0, [0, 0, 0, 0, 30], 0, 5), .05, .05),
+                         "H1 accepted")
+        self.assertEqual(M.sprt_status(M.sprt_from_results(0, 0, 40, [0] * 5, 0, 5, "tri"), .05, .05),
+                         "H0 accepted")
+        self.assertEqual(M.sprt_from_results(0, 0, 0, [0] * 5, 0, 5), 0.0)
+
+    def test_bounds_and_status(self):
+        lo, hi = M.sprt_bounds(0.05, 0.05)
+        self.assertAlmostEqual(hi, math.log(19))
+        self.assertAlmostEqual(lo, -math.log(19))
+        self.assertEqual(M.sprt_status(3.0, 0.05, 0.05), "H1 accepted")
+        self.assertEqual(M.sprt_status(-3.0, 0.05, 0.05), "H0 accepted")
+        self.assertEqual(M.sprt_status(0.5, 0.05, 0.05), "continue")
+        # a clearly stronger engine gets accepted eventually, a clearly weaker rejected
+        self.assertEqual(M.sprt_status(M.sprt_from_results(300, 100, 100, [0] * 5, 0, 5, "tri"), .05, .05),
+                         "H1 accepted")
+        self.assertEqual(M.sprt_status(M.sprt_from_results(100, 100, 300, [0] * 5, 0, 5, "tri"), .05, .05),
+                         "H0 accepted")
+
+
+class DeclarationTests(unittest.TestCase):
+    BLACK_OK = "+R+B1G1GSS1/4K4/PPPN5/9/9/9/9/4k4/9 b 10P 1"  # 10 in camp, 18 + 10 = 28 points
+    # the same position turned round for White (28 points; White needs only 27)
+    WHITE_OK = "9/4K4/9/9/9/9/5nppp/4k4/1ssg1g1+b+r w 10p 1"
+
+    def check(self, sfen, expect, rule="27"):
+        b = cshogi.Board(sfen)
+        self.assertEqual(M.declaration_ok(b, rule), expect, sfen)
+        return b
+
+    def test_black_27(self):
+        b = self.check(self.BLACK_OK, True)
+        self.assertEqual(M.declaration_points(b, cshogi.BLACK), (10, 28))
+        self.assertTrue(b.is_nyugyoku())  # cshogi agrees
+        self.check(self.BLACK_OK.replace("10P", "9P"), False)  # 27 points < 28
+        self.check("+R+B1G1GSS1/9/PPPN5/4K4/9/9/9/4k4/9 b 10P 1", False)  # king on rank d
+        self.check("+R+B1G1GSS1/4K4/PP1N5/9/9/9/9/4k4/9 b 11P 1", False)  # 9 pieces in camp, 28 pts
+        self.check("+R+B1G1GSS1/4K4/PPPN5/9/4r4/9/9/4k4/9 b 10P 1", False)  # in check (rook 5e)
+        self.check(self.BLACK_OK, False, rule="24")  # 24-point rule needs 31
+        self.check(self.BLACK_OK.replace("10P", "13P"), True, rule="24")
+
+    def test_white_27(self):
+        b = self.check(self.WHITE_OK, True)
+        self.assertEqual(M.declaration_points(b, cshogi.WHITE), (10, 28))
+        self.check(self.WHITE_OK.replace("10p", "9p"), True)  # 27 is enough for White
+        self.check(self.WHITE_OK.replace("10p", "8p"), False)
+        self.check(self.WHITE_OK.replace(" w ", " b "), False)  # Black to move: its king is not in
+
+    def test_hand_pieces_count_rook_bishop_five(self):
+        # 10 small pieces in camp (10 points) + R B in hand (10) + 8 pawns = 28
+        b = self.check("GGSSNNLLP1/4K4/P8/9/9/9/9/4k4/9 b RB8P 1", True)
+        self.assertEqual(M.declaration_points(b, cshogi.BLACK), (10, 28))
+
+
+def run_moves(gs, moves):
+    out = []
+    for u in moves:
+        assert gs.push(u), u
+        out.append(gs.adjudicate())
+    return out
+
+
+class RepetitionTests(unittest.TestCase):
+    def test_plain_sennichite_at_fourth_occurrence(self):
+        gs = M.GameState("4k4/9/9/9/9/9/9/9/4K4 b G 1")
+        cycle = ["5i4i", "5a4a", "4i5i", "4a5a"]
+        res = run_moves(gs, cycle * 3)
+        self.assertTrue(all(r is None for r in res[:-1]), res)  # 2nd and 3rd occurrence: play on
+        self.assertEqual(res[-1], (None, "sennichite"))
+        self.assertEqual(gs.counts[gs.keys[-1]], 4)
+
+    def test_perpetual_check_by_black_loses(self):
+        # Black's rook checks from 9a / 9b, White's king steps 5a <-> 5b
+        gs = M.GameState("4k4/R8/9/9/9/9/9/9/4K4 b - 1")
+        res = run_moves(gs, ["9b9a", "5a5b", "9a9b", "5b5a"] * 3)
+        self.assertTrue(all(r is None for r in res[:-1]))
+        self.assertEqual(res[-1], (cshogi.WHITE, "perpetual check"))
+
+    def test_perpetual_check_by_white_loses(self):
+        gs = M.GameState("4k4/9/9/9/9/9/9/r8/4K4 w - 1")
+        res = run_moves(gs, ["9h9i", "5i5h", "9i9h", "5h5i"] * 3)
+        self.assertEqual(res[-1], (cshogi.BLACK, "perpetual check"))
+
+    def test_checks_broken_once_is_a_draw(self):
+        # the same cycle, but in the first lap Black plays a quiet move that leaves
+        # the cycle position unchanged: rook 9b-8b-9b without check -> not all checks
+        gs = M.GameState("4k4/R8/9/9/9/9/9/9/4K4 b - 1")
+        moves = ["9b8b", "5a4a", "8b9b", "4a5a"] + ["9b9a", "5a5b", "9a9b", "5b5a"] * 2
+        res = run_moves(gs, moves)
+        self.assertEqual(res[-1], (None, "sennichite"))
+
+    def test_max_plies_and_mate(self):
+        gs = M.GameState(None, max_plies=4)
+        res = run_moves(gs, ["7g7f", "3c3d", "2g2f", "4c4d"])
+        self.assertEqual(res, [None, None, None, (None, "max plies")])
+        gs = M.GameState("4k4/9/4P4/9/9/9/9/9/4K4 b G 1")
+        self.assertEqual(run_moves(gs, ["G*5b"])[-1], (cshogi.BLACK, "checkmate"))
+
+    def test_illegal_moves_rejected(self):
+        gs = M.GameState("7nk/9/8G/9/9/9/9/9/K8 b P 1")
+        self.assertFalse(gs.push("P*1b"))  # uchifuzume
+        self.assertFalse(gs.push("5e5d"))
+        self.assertFalse(gs.push("garbage"))
+        gs = M.GameState()
+        self.assertFalse(gs.push("P*5e"))  # nothing in hand
+        run_moves(gs, ["7g7f", "3c3d"])
+        self.assertTrue(gs.push("8h2b"))  # a useless non-promotion is legal
+
+
+FAKE = textwrap.dedent(r'''
+    import sys, time, cshogi
+    mode = sys.argv[1]
+    board = cshogi.Board(); ngo = 0
+    def out(s):
+        sys.stdout.write(s + "\n"); sys.stdout.flush()
+    for line in sys.stdin:
+        t = line.split()
+        if not t: continue
+        if t[0] == "usi": out("id name fake-" + mode); out("option name Threads type spin default 1 min 1 max 4"); out("usiok")
+        elif t[0] == "isready": out("readyok")
+        elif t[0] == "position":
+            if t[1] == "startpos": board.reset(); rest = t[2:]
+            else: board.set_sfen(" ".join(t[2:6])); rest = t[6:]
+            for m in rest[1:]: board.push_usi(m)
+        elif t[0] == "go":
+            ngo += 1
+            if mode == "crash": sys.exit(3)
+            if mode == "slow": time.sleep(0.4)
+            if mode == "hang": time.sleep(60)
+            if mode == "illegal": out("bestmove 5e5d"); continue
+            if mode in ("win", "falsewin"): out("bestmove win"); continue
+            if mode == "resign" or board.is_game_over(): out("bestmove resign"); continue
+            if mode == "crash3" and ngo == 3: sys.exit(3)
+            out("bestmove " + cshogi.move_to_usi(sorted(board.legal_moves)[0]))
+        elif t[0] == "quit": break
+''')
+
+
+class RefereeFakeEngineTests(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.dir = Path(cls.tmp.name)
+        (cls.dir / "fake.py").write_text(FAKE)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def spec(self, mode, margin=0):
+        return M.EngineSpec(f"fake-{mode}", [sys.executable, str(self.dir / "fake.py"), mode],
+                            {"Threads": "1"}, margin_ms=margin)
+
+    def play(self, black, white, opening="startpos", byo=200, max_plies=320, name="g"):
+        rec = self.dir / f"{name}.csa"
+        res = M.play_game(black, white, opening, {cshogi.BLACK: byo, cshogi.WHITE: byo}, rec, max_plies)
+        self.assertTrue(rec.exists())
+        return res, rec.read_text()
+
+    def test_crash_loses(self):
+        res, csa = self.play(self.spec("first"), self.spec("crash3"), name="crash")
+        self.assertEqual((res["winner"], res["reason"], res["faulty"]), ("black", "crash", "white"))
+        self.assertIn("%CHUDAN", csa)
+        self.assertEqual(res["plies"], 5)  # white crashed at its third go
+
+    def test_time_loss_without_margin(self):
+        res, csa = self.play(self.spec("first"), self.spec("slow"), byo=300, name="slow0")
+        self.assertEqual((res["winner"], res["reason"]), ("black", "time"))
+        self.assertIn("%TIME_UP", csa)
+        # the same engine with a referee margin is not flagged
+        res, _ = self.play(self.spec("first"), self.spec("slow", margin=400), byo=300, max_plies=4, name="slow1")
+        self.assertEqual(res["reason"], "max plies")
+        self.assertGreater(res["stats"]["white"]["max_ms"], 300)
+        self.assertEqual(res["stats"]["white"]["over_byoyomi"], 2)
+
+    def test_hang_is_bounded(self):
+        res, _ = self.play(self.spec("hang"), self.spec("first"), byo=100, name="hang")
+        self.assertEqual((res["winner"], res["reason"]), ("white", "time"))
+
+    def test_illegal_move_loses(self):
+        res, csa = self.play(self.spec("first"), self.spec("illegal"), name="illegal")
+        self.assertEqual((res["winner"], res["reason"]), ("black", "illegal move"))
+        self.assertIn("%ILLEGAL_MOVE", csa)
+
+    def test_declarations(self):
+        ok = "sfen " + DeclarationTests.BLACK_OK
+        res, csa = self.play(self.spec("win"), self.spec("first"), opening=ok, name="decl_ok")
+        self.assertEqual((res["winner"], res["reason"]), ("black", "declaration"))
+        self.assertIn("%KACHI", csa)
+        bad = "sfen " + DeclarationTests.BLACK_OK.replace("10P", "9P")
+        res, csa = self.play(self.spec("falsewin"), self.spec("first"), opening=bad, name="decl_bad")
+        self.assertEqual((res["winner"], res["reason"], res["faulty"]), ("white", "false declaration", "black"))
+        res, _ = self.play(self.spec("falsewin"), self.spec("first"), name="decl_start")
+        self.assertEqual(res["reason"], "false declaration")
+
+    def test_resign_and_record_parses(self):
+        res, csa = self.play(self.spec("first"), self.spec("resign"), opening=TAYA1, name="resign")
+        self.assertEqual((res["winner"], res["reason"]), ("black", "resign"))
+        self.assertEqual(res["plies"], 37)
+        kif = cshogi.CSA.Parser.parse_str(csa)[0]
+        self.assertEqual(len(kif.moves), 37)
+        self.assertEqual(kif.names, ["fake-first", "fake-resign"])
+
+    def test_missing_binary_is_a_crash(self):
+        res, _ = self.play(M.EngineSpec("nope", ["/nonexistent/engine"], {}), self.spec("first"), name="nobin")
+        self.assertEqual((res["winner"], res["reason"]), ("white", "crash"))
+
+    def test_cli_match_and_summarize(self):
+        op = self.dir / "openings.sfen"
+        op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
+        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+        out = self.dir / "cli"
+        s = M.main(["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+                    "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out),
+                    "--quiet", "--games", "4", "--sprt", "elo0=0", "elo1=5"])
+        self.assertEqual((s["games"], s["W"], s["D"], s["L"]), (4, 4, 0, 0))
+        self.assertEqual(s["pentanomial"], [0, 0, 0, 0, 2])
+        self.assertEqual(s["sprt"]["status"], "continue")  # fewer than min_games
+        self.assertEqual(len(list(out.glob("game-*.csa"))), 4)
+        again = M.main(["--summarize", str(out)])
+        self.assertEqual((again["W"], again["pentanomial"]), (4, [0, 0, 0, 0, 2]))
+
+    def test_tally_pairs(self):
+        t = M.Tally()
+        st = {"moves": 1, "total_ms": 10.0, "max_ms": 10.0, "over_byoyomi": 0}
+        mk = lambda w: {"winner": w, "reason": "resign", "faulty": None, "stats": {"black": st, "white": st}}
+        t.add(0, "black", mk("black"))  # A wins as black
+        t.add(0, "white", mk("black"))  # A loses as white -> pair 1-1
+        t.add(1, "black", mk("draw"))
+        t.add(1, "white", mk("white"))  # A draws and wins -> pair 1.5
+        self.assertEqual((t.w, t.d, t.l), (2, 1, 1))
+        self.assertEqual(t.penta, [0, 0, 1, 1, 0])
+
+
+def _replay_ok(testcase, res, rec_text):
+    """The record parses, every move replays legally, and the result matches the board."""
+    kif = cshogi.CSA.Parser.parse_str(rec_text)[0]
+    b = cshogi.Board()
+    for m in kif.moves:
+        testcase.assertTrue(b.is_legal(m))
+        b.push(m)
+    testcase.assertEqual(len(kif.moves), res["plies"])
+    if res["reason"] == "checkmate":
+        testcase.assertTrue(b.is_game_over())
+    testcase.assertIn(res["reason"], {"checkmate", "resign", "sennichite", "perpetual check", "max plies",
+                                      "declaration"})
+    testcase.assertIsNone(res["faulty"])
+
+
+@unittest.skipUnless(os.path.exists(FAIRY), "fairy-stockfish not installed (bash tuning/setup.sh)")
+class RealEngineTests(unittest.TestCase):
+    def test_fairy_vs_fairy_full_game(self):
+        f = M.parse_engine_spec("fairy")
+        g = M.parse_engine_spec("fairy,name=fairy-2")
+        with tempfile.TemporaryDirectory() as d:
+            rec = Path(d) / "g.csa"
+            res = M.play_game(f, g, TAYA1, {cshogi.BLACK: 50, cshogi.WHITE: 50}, rec)
+            _replay_ok(self, res, rec.read_text())
+            self.assertGreater(res["plies"], 36)
+
+    @unittest.skipUnless(os.path.exists(GPS), "gpsshogi not installed (bash tuning/setup.sh)")
+    def test_gps_vs_fairy_short(self):
+        gps, f = M.parse_engine_spec("gpsshogi"), M.parse_engine_spec("fairy")
+        with tempfile.TemporaryDirectory() as d:
+            rec = Path(d) / "g.csa"
+            res = M.play_game(gps, f, TAYA1, {cshogi.BLACK: 1000, cshogi.WHITE: 100}, rec, max_plies=40)
+            _replay_ok(self, res, rec.read_text())
+            self.assertEqual(res["stats"]["black"]["moves"] + res["stats"]["white"]["moves"], res["plies"] - 36)
+
+
+if __name__ == "__main__":
+    unittest.main()
