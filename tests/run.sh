@@ -6,11 +6,8 @@ cd "$(dirname "$0")/.."
 
 step() { printf '\n==> %s\n' "$*"; }
 
-step "Python environment (.venv with cshogi, shogiarena, pytest)"
-if [ ! -x .venv/bin/python ]; then
-    python3 -m venv .venv
-fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest
+step "Environment: gpsshogi and fairy-stockfish (Debian), .venv with cshogi, shogiarena, pytest"
+bash tuning/setup.sh
 
 step "Format and lints"
 cargo fmt --check
