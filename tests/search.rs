@@ -356,3 +356,27 @@ fn two_threads_agree_on_a_forced_mate() {
     let mut p = pos.clone();
     assert!(still_mates_after(&mut p, best(&r), 3));
 }
+
+#[test]
+fn one_searcher_searches_again_and_again() {
+    // Each `think` on the same searcher must start with a fresh stop flag.
+    let mut searcher = Searcher::new(16);
+    let limits = Limits {
+        depth: Some(4),
+        ..Limits::default()
+    };
+    for sfen in [
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        "lnsgkgsnl/1r7/p1ppp1bpp/1p3pp2/7P1/2P6/PP1PPPP1P/1B3S1R1/LNSGKG1NL b - 9",
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        let mut depth = 0;
+        searcher.think(&pos, &limits, &one_thread(), &mut |r| {
+            if let Report::Pv(info) = r {
+                depth = info.depth;
+            }
+        });
+        assert_eq!(depth, 4, "{sfen}");
+    }
+}

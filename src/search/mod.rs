@@ -230,11 +230,15 @@ impl Searcher {
     /// its thread: signals sent to the returned handle from then on reach that search, however
     /// early they come. `pondering` is true for `go ponder` and `go infinite`.
     pub fn prepare(&mut self, pondering: bool) -> Arc<SearchControl> {
+        self.fresh_control(pondering);
+        self.prepared = true;
+        Arc::clone(&self.control)
+    }
+
+    fn fresh_control(&mut self, pondering: bool) {
         let control = SearchControl::default();
         control.pondering.store(pondering, Ordering::SeqCst);
         self.control = Arc::new(control);
-        self.prepared = true;
-        Arc::clone(&self.control)
     }
 
     /// Searches `pos` and returns the move to play. Blocks until done; while pondering or in
@@ -247,7 +251,7 @@ impl Searcher {
         report: &mut (dyn FnMut(Report) + Send),
     ) -> Outcome {
         if !std::mem::take(&mut self.prepared) {
-            self.prepare(limits.ponder || limits.infinite);
+            self.fresh_control(limits.ponder || limits.infinite);
         }
         self.tt.new_search();
         driver::think(pos, limits, opts, &self.tt, &self.control, report)
