@@ -368,7 +368,7 @@ fn minimum_thinking_time_is_a_floor_below_the_ceiling() {
     let t = manager(sudden_death(60_000), &opts, 170);
     assert_eq!(ms(t.optimum()), 3_000);
     let t = manager(main_and_byoyomi(0, 1000), &opts, 0);
-    assert_eq!(ms(t.maximum()), 900);
+    assert_eq!(ms(t.maximum()), 920);
     let t = manager(sudden_death(10_000), &opts, 0);
     assert_eq!(ms(t.maximum()), 1_000);
 }
