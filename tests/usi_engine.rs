@@ -592,12 +592,24 @@ fn eval_and_display_extensions() {
     engine.send(&format!("position sfen {TWO_PIECE}"));
     engine.send("eval");
     let lines = engine.sync();
-    assert_eq!(lines.len(), 1, "{lines:?}");
-    let cp: i32 = lines[0]
+    // One line per part of the evaluation, then the total from the side to move's view.
+    let (total, parts) = lines.split_last().unwrap_or_else(|| panic!("{lines:?}"));
+    let cp: i32 = total
         .strip_prefix("info string eval ")
         .and_then(|rest| rest.strip_suffix(" (side to move)"))
         .and_then(|cp| cp.parse().ok())
         .unwrap_or_else(|| panic!("{lines:?}"));
+    assert!(parts.len() >= 5, "{lines:?}");
+    let sum: i32 = parts
+        .iter()
+        .map(|l| {
+            l.rsplit(' ')
+                .next()
+                .and_then(|v| v.parse::<i32>().ok())
+                .unwrap_or_else(|| panic!("{l}"))
+        })
+        .sum();
+    assert_eq!(sum, cp, "{lines:?}");
     // White is two big pieces down.
     assert!(cp < -500, "{cp}");
     assert_eq!(displayed_sfen(&mut engine), TWO_PIECE);
