@@ -56,6 +56,19 @@ fn value_from_tt(v: i32, ply: usize) -> i32 {
     }
 }
 
+/// Whether a stored result settles a node searched to `depth` with window (alpha, beta).
+#[inline]
+fn cuts_off(e: TtEntry, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
+    e.depth >= depth
+        && value != VALUE_NONE
+        && match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+            Bound::None => false,
+        }
+}
+
 /// Switches for each selective technique, so each can be measured alone.
 #[derive(Clone, Copy, Debug)]
 pub struct Selectivity {
@@ -344,17 +357,7 @@ impl<'a> Worker<'a> {
         } else {
             tte.map_or(Move::NONE, |e| e.mv)
         };
-        if !PV
-            && let Some(e) = tte
-            && e.depth >= depth
-            && tt_value != VALUE_NONE
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => tt_value >= beta,
-                Bound::Upper => tt_value <= alpha,
-                Bound::None => false,
-            }
-        {
+        if !PV && tte.is_some_and(|e| cuts_off(e, tt_value, depth, alpha, beta)) {
             return tt_value;
         }
 
@@ -641,22 +644,14 @@ impl<'a> Worker<'a> {
             self.update_stats(best_move, depth, ply, &quiets_tried, &captures_tried, cont);
         }
 
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if PV && best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
+        self.store_result::<PV>(
             key,
-            TtEntry {
-                mv: best_move,
-                value: value_to_tt(best_value, ply),
-                eval: static_eval,
-                depth,
-                bound,
-            },
+            ply,
+            depth,
+            best_move,
+            best_value,
+            static_eval,
+            (original_alpha, beta),
         );
         best_value
     }
@@ -703,6 +698,39 @@ impl<'a> Worker<'a> {
         }
     }
 
+    /// Stores a node's result: a lower bound on a cut-off, exact in a PV node that raised alpha,
+    /// an upper bound otherwise.
+    #[allow(clippy::too_many_arguments)]
+    fn store_result<const PV: bool>(
+        &self,
+        key: u64,
+        ply: usize,
+        depth: i32,
+        mv: Move,
+        value: i32,
+        eval: i32,
+        (alpha, beta): (i32, i32),
+    ) {
+        let bound = if value >= beta {
+            Bound::Lower
+        } else if PV && value > alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        let value = value_to_tt(value, ply);
+        self.tt.store(
+            key,
+            TtEntry {
+                mv,
+                value,
+                eval,
+                depth,
+                bound,
+            },
+        );
+    }
+
     fn qsearch<const PV: bool>(
         &mut self,
         mut alpha: i32,
@@ -726,17 +754,7 @@ impl<'a> Worker<'a> {
         let tte = self.tt.probe(key);
         let tt_value = tte.map_or(VALUE_NONE, |e| value_from_tt(e.value, ply));
         let tt_depth = if in_check || qdepth == 0 { 0 } else { -1 };
-        if !PV
-            && let Some(e) = tte
-            && e.depth >= tt_depth
-            && tt_value != VALUE_NONE
-            && match e.bound {
-                Bound::Exact => true,
-                Bound::Lower => tt_value >= beta,
-                Bound::Upper => tt_value <= alpha,
-                Bound::None => false,
-            }
-        {
+        if !PV && tte.is_some_and(|e| cuts_off(e, tt_value, tt_depth, alpha, beta)) {
             return tt_value;
         }
         let tt_move = tte.map_or(Move::NONE, |e| e.mv);
@@ -825,22 +843,14 @@ impl<'a> Worker<'a> {
         if in_check && move_count == 0 {
             return mated_in(ply);
         }
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if PV && best_value > original_alpha {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.tt.store(
+        self.store_result::<PV>(
             key,
-            TtEntry {
-                mv: best_move,
-                value: value_to_tt(best_value, ply),
-                eval: static_eval,
-                depth: tt_depth,
-                bound,
-            },
+            ply,
+            tt_depth,
+            best_move,
+            best_value,
+            static_eval,
+            (original_alpha, beta),
         );
         best_value
     }
