@@ -1,20 +1,27 @@
 //! Mate solver (df-pn) for `go mate`.
 //!
 //! The side to move attacks: it may only give check, the defender may make any legal reply.
-//! Solving runs in three stages:
-//! 1. an unlimited df-pn search decides whether there is a mate at all;
-//! 2. length-limited searches then shrink the proof until no shorter mate exists;
-//! 3. the mating line is read off with the defender resisting longest and the attacker mating
-//!    fastest, and replayed through the rules before it is returned.
+//! Solving runs in stages:
+//! 1. an unlimited df-pn search decides whether there is a mate at all, and a line is read off
+//!    the proof at once (attacker: shortest proven check; defender: longest proven reply);
+//! 2. for long lines, budget-limited searches at the line's attacker nodes cut out detours;
+//! 3. length-limited searches from the root shrink the proof until no shorter mate exists;
+//! 4. the mating line is read off with the defender resisting longest and the attacker mating
+//!    fastest, child by child with length-limited searches.
 //!
-//! If the limits end stage 2 or 3, the solver returns the (verified, possibly longer) line found
-//! after stage 1 rather than nothing.
+//! Every line is replayed through the rules before it is kept. If the limits end any stage after
+//! the first, the solver returns the shortest verified line it has rather than nothing; that line
+//! is then a correct mate but possibly not the shortest.
+//!
+//! Defender replies are every legal move, useless non-promotions included (see `dfpn::mid`).
+//! Repetition is judged on the search path only, not on the game history before the root.
 
 mod checks;
-use checks::checks as checking_moves;
 mod dfpn;
 mod hands;
 mod tt;
+
+use checks::checks as checking_moves;
 
 use crate::shogi::movegen::MoveList;
 use crate::shogi::{Move, Position, legal_moves};
