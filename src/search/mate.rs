@@ -158,11 +158,12 @@ fn run(
     let out = s.solve_node(pos, INF_LEN, ROOT_PATH);
     s.publish();
     log::debug!(
-        "mate: unlimited search pn {} dn {} len {} after {} nodes",
+        "mate: unlimited search pn {} dn {} len {} after {} nodes, deepest path {}",
         out.pn,
         out.dn,
         out.len,
-        s.nodes
+        s.nodes,
+        s.max_path
     );
     if out.disproven() {
         return if out.flags & PATH_CAP != 0 {
