@@ -10,6 +10,12 @@
 //! `microcosmos` reads `sfen ... moves ...` (the known solution), and solves the position reached
 //! `--tail` plies before the end of that solution (the whole problem without `--tail`), so a
 //! solver too slow for the whole problem can still show how far it gets.
+//!
+//! Recorded 2026-11-22 (release, 8192 MB table, 2 shared cores under a load average of 6-10, so
+//! about half a core): `RUST_LOG=debug ... microcosmos ... --hash 8192 --secs 600` proved the
+//! whole of Microcosmos after 34.4M nodes and 186 s wall (a 1585-ply line, verified), then cut it
+//! to 1559 plies by the 600 s deadline (128M nodes); the 1525-ply shortest was not reached. Tails
+//! of the solution were solved to their exact length: 31, 61, 101 and 151 plies.
 
 use kirin::search::mate::{MateLimits, MateResult, MateSolver};
 use kirin::shogi::Position;

@@ -1,20 +1,27 @@
 //! Mate solver (df-pn) for `go mate`.
 //!
 //! The side to move attacks: it may only give check, the defender may make any legal reply.
-//! Solving runs in three stages:
-//! 1. an unlimited df-pn search decides whether there is a mate at all;
-//! 2. length-limited searches then shrink the proof until no shorter mate exists;
-//! 3. the mating line is read off with the defender resisting longest and the attacker mating
-//!    fastest, and replayed through the rules before it is returned.
+//! Solving runs in stages:
+//! 1. an unlimited df-pn search decides whether there is a mate at all, and a line is read off
+//!    the proof at once (attacker: shortest proven check; defender: longest proven reply);
+//! 2. for long lines, budget-limited searches at the line's attacker nodes cut out detours;
+//! 3. length-limited searches from the root shrink the proof until no shorter mate exists;
+//! 4. the mating line is read off with the defender resisting longest and the attacker mating
+//!    fastest, child by child with length-limited searches.
 //!
-//! If the limits end stage 2 or 3, the solver returns the (verified, possibly longer) line found
-//! after stage 1 rather than nothing.
+//! Every line is replayed through the rules before it is kept. If the limits end any stage after
+//! the first, the solver returns the shortest verified line it has rather than nothing; that line
+//! is then a correct mate but possibly not the shortest.
+//!
+//! Defender replies are every legal move, useless non-promotions included (see `dfpn::mid`).
+//! Repetition is judged on the search path only, not on the game history before the root.
 
 mod checks;
-use checks::checks as checking_moves;
 mod dfpn;
 mod hands;
 mod tt;
+
+use checks::checks as checking_moves;
 
 use crate::shogi::movegen::MoveList;
 use crate::shogi::{Move, Position, legal_moves};
@@ -33,8 +40,11 @@ pub struct MateLimits {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MateResult {
-    /// The mating line, attacker's move first; every attacker move checks and the defender
-    /// resists as long as possible against the shortest mate.
+    /// The mating line, attacker's move first; every attacker move checks. When the search
+    /// finished, it is the shortest mate with the defender resisting longest. When the limits cut
+    /// the shortening short, it is still a forced mate (every defender reply was proven to lose),
+    /// but possibly not the shortest, and the defender's replies shown are only the longest by
+    /// the solver's bounds.
     Mate(Vec<Move>),
     NoMate,
     Timeout,
@@ -151,11 +161,12 @@ fn run(
     let out = s.solve_node(pos, INF_LEN, ROOT_PATH);
     s.publish();
     log::debug!(
-        "mate: unlimited search pn {} dn {} len {} after {} nodes",
+        "mate: unlimited search pn {} dn {} len {} after {} nodes, deepest path {}",
         out.pn,
         out.dn,
         out.len,
-        s.nodes
+        s.nodes,
+        s.max_path
     );
     if out.disproven() {
         return if out.flags & PATH_CAP != 0 {
@@ -168,11 +179,13 @@ fn run(
         return MateResult::Timeout;
     }
 
-    // A verified line now, so that running out of time later still leaves an answer.
-    let mut fallback = greedy_line(&mut s, pos).filter(|l| verify(pos, l));
+    // A verified line now, so that running out of time later still leaves an answer. The bound
+    // that comes with it (a proven upper bound on the shortest mate) is what later stages shrink.
+    let mut fallback = greedy_line(&mut s, pos).filter(|(l, _)| verify(pos, l));
+    let show = |f: &Option<(Vec<Move>, u16)>| f.as_ref().map(|(l, b)| (l.len(), *b));
     log::debug!(
-        "mate: greedy line of {:?} plies after {} nodes",
-        fallback.as_ref().map(Vec::len),
+        "mate: greedy line (plies, bound) {:?} after {} nodes",
+        show(&fallback),
         s.nodes
     );
     // Long proofs first get their detours cut locally (cheap, but proves nothing about the
@@ -180,9 +193,9 @@ fn run(
     // Budgets grow fourfold after a pass that finds nothing, since the table keeps the work of
     // the failed attempts and the next pass resumes it.
     let mut scale = 1;
-    while let Some(line) = fallback
+    while let Some((line, bound)) = fallback
         .as_ref()
-        .filter(|l| l.len() > REFINE_ABOVE)
+        .filter(|(l, _)| l.len() > REFINE_ABOVE)
         .cloned()
     {
         if s.aborted || scale > REFINE_MAX_SCALE {
@@ -192,20 +205,20 @@ fn run(
             scale *= 4;
             continue;
         }
-        if let Some(l) = greedy_line(&mut s, pos).filter(|l| verify(pos, l))
-            && l.len() <= line.len()
+        if let Some(next) = greedy_line(&mut s, pos).filter(|(l, _)| verify(pos, l))
+            && next.1 <= bound
         {
-            fallback = Some(l);
+            fallback = Some(next);
         }
         log::debug!(
-            "mate: refined line of {:?} plies after {} nodes",
-            fallback.as_ref().map(Vec::len),
+            "mate: refined line (plies, bound) {:?} after {} nodes",
+            show(&fallback),
             s.nodes
         );
     }
     let mut len = out.len;
-    if let Some(l) = &fallback {
-        len = len.min(l.len() as u16);
+    if let Some((_, bound)) = &fallback {
+        len = len.min(*bound);
     }
     let mut exact = false;
     while !s.aborted {
@@ -224,10 +237,10 @@ fn run(
         );
         if shorter.proven() {
             len = shorter.len;
-            if let Some(l) = greedy_line(&mut s, pos).filter(|l| verify(pos, l))
-                && fallback.as_ref().is_none_or(|f| l.len() < f.len())
+            if let Some(next) = greedy_line(&mut s, pos).filter(|(l, _)| verify(pos, l))
+                && fallback.as_ref().is_none_or(|(_, b)| next.1 < *b)
             {
-                fallback = Some(l);
+                fallback = Some(next);
             }
         } else if shorter.disproven() {
             exact = true;
@@ -247,7 +260,7 @@ fn run(
         return MateResult::Mate(line);
     }
     match fallback {
-        Some(line) => MateResult::Mate(line),
+        Some((line, _)) => MateResult::Mate(line),
         None => {
             log::warn!("mate: proven, but no line could be read off in time");
             MateResult::Timeout
@@ -317,9 +330,11 @@ pub fn verify(pos: &Position, line: &[Move]) -> bool {
 }
 
 /// Walks a line down the proof already in the table: the attacker takes the shortest proven check,
-/// the defender the reply with the longest proven mate. Not necessarily the shortest mate, but
-/// cheap; gaps left by replaced entries are filled by re-searching.
-fn greedy_line(s: &mut Search, pos: &mut Position) -> Option<Vec<Move>> {
+/// the defender the reply with the longest proven mate. Cheap (gaps left by replaced entries are
+/// filled by re-searching), but the table's lengths are only upper bounds, so the defender's
+/// replies are not proven to resist longest and the line can be shorter than the true shortest
+/// forced mate. What is proven is the returned bound: a mate in at most that many plies.
+fn greedy_line(s: &mut Search, pos: &mut Position) -> Option<(Vec<Move>, u16)> {
     walk(s, pos, |s, pos, pk, or_node| {
         let mut moves = MoveList::new();
         if or_node {
@@ -327,7 +342,8 @@ fn greedy_line(s: &mut Search, pos: &mut Position) -> Option<Vec<Move>> {
         } else {
             moves = legal_moves(pos);
         }
-        let mut best: Option<(Move, u16)> = None;
+        // Proven children with their mate lengths; at a defender node all must be proven.
+        let mut proven: Vec<(Move, u16)> = Vec::new();
         let mut unknown = Vec::new();
         for &m in &moves {
             pos.do_move(m);
@@ -342,38 +358,39 @@ fn greedy_line(s: &mut Search, pos: &mut Position) -> Option<Vec<Move>> {
                 return None;
             }
             match probe {
-                Probe::Proven { len, .. } => {
-                    let better = best.is_none_or(|(_, l)| if or_node { len < l } else { len > l });
-                    if better {
-                        best = Some((m, len));
-                    }
-                }
+                Probe::Proven { len, .. } => proven.push((m, len)),
                 Probe::Disproven { .. } if !or_node => return None,
                 Probe::Disproven { .. } => {}
                 _ => unknown.push(m),
             }
         }
-        if or_node && best.is_some() {
-            return best.map(|(m, _)| m);
-        }
-        for m in unknown {
-            pos.do_move(m);
-            let out = s.solve_node(pos, INF_LEN, path_key(pk, m));
-            pos.undo_move();
-            if out.proven() {
-                let better =
-                    best.is_none_or(|(_, l)| if or_node { out.len < l } else { out.len > l });
-                if better {
-                    best = Some((m, out.len));
+        if !or_node || proven.is_empty() {
+            for m in unknown {
+                pos.do_move(m);
+                let out = s.solve_node(pos, INF_LEN, path_key(pk, m));
+                pos.undo_move();
+                if out.proven() {
+                    proven.push((m, out.len));
+                    if or_node {
+                        break;
+                    }
+                } else if !or_node {
+                    return None;
                 }
-                if or_node {
-                    break;
-                }
-            } else if !or_node {
-                return None;
             }
         }
-        best.map(|(m, _)| m)
+        if or_node {
+            return proven.iter().min_by_key(|&&(_, l)| l).map(|&(m, _)| (m, 0));
+        }
+        let &(m, _) = proven.iter().max_by_key(|&&(_, l)| l)?;
+        // The longest of the replies not taken bounds what the defender could get elsewhere.
+        let others = proven
+            .iter()
+            .filter(|&&(o, _)| o != m)
+            .map(|&(_, l)| l)
+            .max()
+            .unwrap_or(0);
+        Some((m, others))
     })
 }
 
@@ -430,19 +447,24 @@ fn shortest_line(s: &mut Search, pos: &mut Position, len: u16) -> Option<Vec<Mov
         if chosen.is_some() {
             left = left.saturating_sub(1);
         }
-        chosen
+        // Every other reply is known to mate no later than the chosen one.
+        chosen.map(|m| (m, 0))
     })
+    .map(|(line, _)| line)
 }
 
 /// Plays moves chosen by `choose` from `pos` until the defender is mated, keeping the line on the
-/// search's path (so repetitions are seen), then takes them all back.
+/// search's path (so repetitions are seen), then takes them all back. `choose` also returns, at
+/// defender nodes, a proven bound on the mate after any reply not chosen; the walk returns the
+/// line with the bound on the whole mate that follows from those and the line itself.
 fn walk(
     s: &mut Search,
     pos: &mut Position,
-    mut choose: impl FnMut(&mut Search, &mut Position, u64, bool) -> Option<Move>,
-) -> Option<Vec<Move>> {
+    mut choose: impl FnMut(&mut Search, &mut Position, u64, bool) -> Option<(Move, u16)>,
+) -> Option<(Vec<Move>, u16)> {
     let base = s.path_len();
     let mut line = Vec::new();
+    let mut others = Vec::new();
     let mut pk = ROOT_PATH;
     let result = loop {
         let or_node = pos.side_to_move() == s.attacker;
@@ -452,12 +474,13 @@ fn walk(
         if line.len() >= dfpn::MAX_PLY || s.aborted {
             break None;
         }
-        let Some(m) = choose(s, pos, pk, or_node) else {
+        let Some((m, other)) = choose(s, pos, pk, or_node) else {
             break None;
         };
         s.push_path(pos);
         pos.do_move(m);
         line.push(m);
+        others.push(other);
         pk = path_key(pk, m);
     };
     for _ in &line {
@@ -465,5 +488,11 @@ fn walk(
         s.pop_path();
     }
     debug_assert_eq!(s.path_len(), base);
-    result.map(|()| line)
+    result.map(|()| {
+        let mut bound: u16 = 0;
+        for &other in others.iter().rev() {
+            bound = bound.max(other).saturating_add(1);
+        }
+        (line, bound)
+    })
 }

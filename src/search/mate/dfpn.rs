@@ -24,10 +24,10 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
 
-/// The verdict on a node depends on its path: a repetition of an ancestor.
-pub const PATH_REP: u8 = 1;
 /// The verdict on a node depends on its path: the path grew longer than the search allows.
 pub const PATH_CAP: u8 = 2;
+/// `Outcome::rep` when the verdict relies on no repetition.
+pub const NO_REP: u16 = u16::MAX;
 
 /// Deeper paths are cut off (as a path-dependent "unknown"), which bounds the worker's stack.
 pub const MAX_PLY: usize = 6000;
@@ -47,6 +47,10 @@ pub struct Outcome {
     /// Proof hand when proven, disproof hand when disproven.
     pub hand: Hand,
     pub flags: u8,
+    /// For a disproof that relies on repeating an ancestor: the shallowest such ancestor's index
+    /// on the path (root 0). Once the search returns to that ancestor, the repetition lies inside
+    /// the subtree and the verdict holds however the node is reached.
+    pub rep: u16,
     pub best: Move,
 }
 
@@ -65,19 +69,30 @@ impl Outcome {
             no_mate_le: 0,
             hand,
             flags: 0,
+            rep: NO_REP,
             best,
         }
     }
-    fn disproof(no_mate_le: u16, hand: Hand, flags: u8) -> Outcome {
+    fn disproof(no_mate_le: u16, hand: Hand) -> Outcome {
         Outcome {
             pn: INF,
             dn: 0,
             len: 0,
             no_mate_le,
             hand,
-            flags,
+            flags: 0,
+            rep: NO_REP,
             best: Move::NONE,
         }
+    }
+    fn on_path(mut self, flags: u8, rep: u16) -> Outcome {
+        self.flags = flags;
+        self.rep = rep;
+        self
+    }
+    /// Whether the verdict holds only on the current path.
+    pub fn path_dependent(&self) -> bool {
+        self.flags != 0 || self.rep != NO_REP
     }
 }
 
@@ -93,6 +108,7 @@ struct Child {
     no_mate_le: u16,
     solved_hand: Hand,
     flags: u8,
+    rep: u16,
 }
 
 impl Child {
@@ -103,6 +119,10 @@ impl Child {
         self.no_mate_le = o.no_mate_le;
         self.solved_hand = o.hand;
         self.flags = o.flags;
+        self.rep = o.rep;
+    }
+    fn path_dependent(&self) -> bool {
+        self.flags != 0 || self.rep != NO_REP
     }
     fn solved(&self) -> bool {
         self.pn == 0 || self.dn == 0
@@ -133,6 +153,8 @@ pub struct Search<'a> {
     shared: &'a Shared,
     last_report: Instant,
     pub aborted: bool,
+    /// The longest path searched, for the debug log.
+    pub max_path: usize,
     /// Node count at which the current sub-search gives up (see `with_budget`).
     soft_limit: Option<u64>,
     soft_hit: bool,
@@ -140,8 +162,9 @@ pub struct Search<'a> {
     path: Vec<(u64, Hand)>,
     /// Counts of path entries per low key bits, so most nodes skip the path scan.
     path_filter: Vec<u16>,
-    /// Path-dependent disproofs: path hash -> no mate within this many plies on that path.
-    path_table: HashMap<u64, u16, BuildHasherDefault<PathHasher>>,
+    /// Path-dependent disproofs: path hash -> (no mate within this many plies on that path, the
+    /// shallowest repeated ancestor relied on).
+    path_table: HashMap<u64, (u16, u16), BuildHasherDefault<PathHasher>>,
     /// One bit per path-hash bucket, set for every path in `path_table`: nearly every child is
     /// absent, and this answers that without touching the map.
     path_bits: Vec<u64>,
@@ -228,6 +251,7 @@ impl<'a> Search<'a> {
             shared,
             last_report: Instant::now(),
             aborted: false,
+            max_path: 0,
             soft_limit: None,
             soft_hit: false,
             path: Vec::with_capacity(1024),
@@ -265,9 +289,15 @@ impl<'a> Search<'a> {
     /// attacker no better off. Only ancestors with the same side to move can match, so the scan
     /// steps two plies at a time.
     pub fn repeats_ancestor(&self, pos: &Position) -> bool {
+        self.repeated_ancestor(pos).is_some()
+    }
+
+    /// The path index of the deepest ancestor that `pos` repeats (the one whose verdict
+    /// dependency is resolved soonest on the way back up).
+    fn repeated_ancestor(&self, pos: &Position) -> Option<u16> {
         let bk = pos.board_key();
         if self.path_filter[(bk & 0xffff) as usize] == 0 {
-            return false;
+            return None;
         }
         let hand = pos.hand(self.attacker);
         // The new node would sit at index `path.len()`; same side is two back.
@@ -276,19 +306,22 @@ impl<'a> Search<'a> {
             i -= 2;
             let (k, h) = self.path[i];
             if k == bk && h.dominates(hand) {
-                return true;
+                return Some(i.min(usize::from(NO_REP - 1)) as u16);
             }
         }
-        false
+        None
     }
 
     /// Path-dependent verdict stored for the node at path hash `pk`, valid for `rem` plies.
-    pub fn path_verdict(&self, pk: u64, rem: u16) -> Option<u16> {
+    pub fn path_verdict(&self, pk: u64, rem: u16) -> Option<(u16, u16)> {
         let b = path_bit(pk);
         if self.path_bits[b / 64] & (1 << (b % 64)) == 0 {
             return None;
         }
-        self.path_table.get(&pk).copied().filter(|&nml| nml >= rem)
+        self.path_table
+            .get(&pk)
+            .copied()
+            .filter(|&(nml, _)| nml >= rem)
     }
 
     fn check_limits(&mut self) {
@@ -348,7 +381,7 @@ impl<'a> Search<'a> {
 
     /// Looks a node up without searching it; `pk` is its path hash.
     pub fn probe(&self, pos: &Position, pk: u64, rem: u16) -> Probe {
-        if let Some(nml) = self.path_verdict(pk, rem) {
+        if let Some((nml, _)) = self.path_verdict(pk, rem) {
             return Probe::Disproven {
                 no_mate_le: nml,
                 hand: pos.hand(self.attacker),
@@ -361,16 +394,15 @@ impl<'a> Search<'a> {
     /// Searches the current position (already on top of `path`'s parent) until it is solved or
     /// the search is aborted. The position must not repeat an ancestor (callers check).
     pub fn solve_node(&mut self, pos: &mut Position, rem: u16, pk: u64) -> Outcome {
-        match self.probe(pos, pk, rem) {
+        if let Some((nml, rep)) = self.path_verdict(pk, rem) {
+            return Outcome::disproof(nml, pos.hand(self.attacker)).on_path(0, rep);
+        }
+        match self
+            .tt
+            .probe(self.key_of(pos), pos.hand(self.attacker), rem)
+        {
             Probe::Proven { len, hand, best } => return Outcome::proof(len, hand, best),
-            Probe::Disproven { no_mate_le, hand } => {
-                let flags = if self.path_verdict(pk, rem).is_some() {
-                    PATH_REP
-                } else {
-                    0
-                };
-                return Outcome::disproof(no_mate_le, hand, flags);
-            }
+            Probe::Disproven { no_mate_le, hand } => return Outcome::disproof(no_mate_le, hand),
             _ => {}
         }
         loop {
@@ -397,13 +429,14 @@ impl<'a> Search<'a> {
             no_mate_le: 0,
             solved_hand: hand,
             flags: 0,
+            rep: NO_REP,
         };
         if self.path.len() + 1 >= MAX_PLY {
-            c.apply(&Outcome::disproof(INF_LEN, hand, PATH_CAP));
-        } else if self.repeats_ancestor(pos) {
-            c.apply(&Outcome::disproof(INF_LEN, hand, PATH_REP));
-        } else if let Some(nml) = self.path_verdict(path_key(pk, m), child_rem(rem)) {
-            c.apply(&Outcome::disproof(nml, hand, PATH_REP));
+            c.apply(&Outcome::disproof(INF_LEN, hand).on_path(PATH_CAP, NO_REP));
+        } else if let Some(i) = self.repeated_ancestor(pos) {
+            c.apply(&Outcome::disproof(INF_LEN, hand).on_path(0, i));
+        } else if let Some((nml, rep)) = self.path_verdict(path_key(pk, m), child_rem(rem)) {
+            c.apply(&Outcome::disproof(nml, hand).on_path(0, rep));
         } else {
             self.tt.prefetch(key);
         }
@@ -420,9 +453,7 @@ impl<'a> Search<'a> {
         let crem = child_rem(rem);
         match self.tt.probe(c.key, c.hand, crem) {
             Probe::Proven { len, hand, best } => c.apply(&Outcome::proof(len, hand, best)),
-            Probe::Disproven { no_mate_le, hand } => {
-                c.apply(&Outcome::disproof(no_mate_le, hand, 0))
-            }
+            Probe::Disproven { no_mate_le, hand } => c.apply(&Outcome::disproof(no_mate_le, hand)),
             Probe::Unknown { pn, dn, .. } => {
                 c.pn = pn;
                 c.dn = dn;
@@ -436,7 +467,7 @@ impl<'a> Search<'a> {
                     c.apply(&Outcome::proof(0, ph, Move::NONE));
                 } else if crem < 2 {
                     // A defender with a reply cannot be mated in fewer than 2 plies.
-                    c.apply(&Outcome::disproof(1, c.hand, 0));
+                    c.apply(&Outcome::disproof(1, c.hand));
                 } else {
                     // Tried on Microcosmos tails against 1, n/2, n/3, 1+n/4 and log2 n:
                     // the plain count needed the fewest nodes overall.
@@ -454,9 +485,7 @@ impl<'a> Search<'a> {
         }
         match self.tt.probe(c.key, c.hand, child_rem(rem)) {
             Probe::Proven { len, hand, best } => c.apply(&Outcome::proof(len, hand, best)),
-            Probe::Disproven { no_mate_le, hand } => {
-                c.apply(&Outcome::disproof(no_mate_le, hand, 0))
-            }
+            Probe::Disproven { no_mate_le, hand } => c.apply(&Outcome::disproof(no_mate_le, hand)),
             Probe::Unknown { pn, dn, .. } => {
                 c.pn = pn;
                 c.dn = dn;
@@ -485,7 +514,7 @@ impl<'a> Search<'a> {
         }
         if moves.is_empty() {
             let out = if or_node {
-                Outcome::disproof(INF_LEN, hands::no_check_disproof(hand), 0)
+                Outcome::disproof(INF_LEN, hands::no_check_disproof(hand))
             } else {
                 Outcome::proof(
                     0,
@@ -497,11 +526,12 @@ impl<'a> Search<'a> {
             return out;
         }
         if (or_node && rem < 1) || (!or_node && rem < 2) {
-            return Outcome::disproof(if or_node { 0 } else { 1 }, hand, 0);
+            return Outcome::disproof(if or_node { 0 } else { 1 }, hand);
         }
 
         self.push_path(pos);
         let ply = self.path.len();
+        self.max_path = self.max_path.max(ply);
         if self.pool.len() <= ply {
             self.pool.resize_with(ply + 1, Vec::new);
         }
@@ -517,7 +547,7 @@ impl<'a> Search<'a> {
             let decisive = if or_node {
                 c.pn == 0
             } else {
-                c.dn == 0 && c.flags == 0
+                c.dn == 0 && !c.path_dependent()
             };
             if decisive {
                 kept = i + 1;
@@ -568,7 +598,11 @@ impl<'a> Search<'a> {
             children[b].apply(&out);
         }
 
-        let out = self.conclude(pos, or_node, hand, &children, &agg);
+        let mut out = self.conclude(pos, or_node, hand, &children, &agg);
+        // A repetition of this node or of one below it is met on every path to this node.
+        if out.disproven() && out.rep != NO_REP && usize::from(out.rep) + 1 >= ply {
+            out.rep = NO_REP;
+        }
         self.pool[ply] = children;
         self.pop_path();
         let amount = (self.nodes - start_nodes).min(u64::from(u32::MAX)) as u32;
@@ -602,27 +636,30 @@ impl<'a> Search<'a> {
                 let mut dh = hands::full();
                 let mut nml = INF_LEN;
                 let mut flags = 0;
+                let mut rep = NO_REP;
                 for c in children {
                     let before =
                         hands::before_attacker_move(c.solved_hand, c.mv, pos.piece_on(c.mv.to()));
                     dh = hands::meet(dh, before);
                     nml = nml.min(c.no_mate_le);
                     flags |= c.flags;
+                    rep = rep.min(c.rep);
                 }
                 let dh = hands::limit_to_held_kinds(dh, hand);
                 debug_assert!(dh.dominates(hand));
-                return Outcome::disproof(plus_one(nml), dh, flags);
+                return Outcome::disproof(plus_one(nml), dh).on_path(flags, rep);
             }
         } else {
             if agg.dn == 0 {
-                // A refutation that holds on every path beats one that needs this path.
+                // A refutation that holds on every path beats one that needs this path, and
+                // one relying on a deeper ancestor beats one relying on a shallower.
                 let c = children
                     .iter()
                     .filter(|c| c.dn == 0)
-                    .max_by_key(|c| (c.flags == 0, c.no_mate_le))
+                    .max_by_key(|c| (c.flags == 0, c.rep, c.no_mate_le))
                     .unwrap_or(&children[agg.best]);
                 let dh = hands::defender_disproof(c.solved_hand, c.mv, hand);
-                let mut out = Outcome::disproof(plus_one(c.no_mate_le), dh, c.flags);
+                let mut out = Outcome::disproof(plus_one(c.no_mate_le), dh).on_path(c.flags, c.rep);
                 out.best = c.mv;
                 return out;
             }
@@ -649,6 +686,7 @@ impl<'a> Search<'a> {
             no_mate_le: 0,
             hand,
             flags: 0,
+            rep: NO_REP,
             best: children[agg.best].mv,
         }
     }
@@ -658,7 +696,7 @@ impl<'a> Search<'a> {
             self.tt
                 .store_proof(key, out.hand, out.len, out.best, amount);
         } else if out.disproven() {
-            if out.flags == 0 {
+            if !out.path_dependent() {
                 self.tt
                     .store_disproof(key, out.hand, out.no_mate_le, amount);
             } else {
@@ -668,8 +706,10 @@ impl<'a> Search<'a> {
                 }
                 let b = path_bit(pk);
                 self.path_bits[b / 64] |= 1 << (b % 64);
-                let e = self.path_table.entry(pk).or_insert(0);
-                *e = (*e).max(out.no_mate_le);
+                let e = self.path_table.entry(pk).or_insert((0, NO_REP));
+                if out.no_mate_le >= e.0 {
+                    *e = (out.no_mate_le, out.rep);
+                }
             }
         } else {
             self.tt
@@ -722,7 +762,10 @@ fn aggregate(or_node: bool, children: &[Child]) -> Aggregate {
         };
     }
     // Defender node: drops on the same square share most of their subtrees, so each square
-    // contributes its hardest drop once.
+    // contributes its hardest drop once. (Weak proof numbers, max + count - 1, were also tried:
+    // they avoid the blow-up on open, cyclic positions such as a lone rook and bishop chasing a
+    // bare king, but needed 4x the nodes on the mates.tsv problems and did no better on
+    // Microcosmos, so plain sums stay.)
     let mut drop_max = [0u32; 81];
     for (i, c) in children.iter().enumerate() {
         if c.dn < best_v {
