@@ -114,6 +114,20 @@ fn in_zone(c: Color, sq: Square) -> bool {
     sq.relative_rank(c) <= 2
 }
 
+/// Whether a board move of `pt` from `from` to `to` may promote, and whether it must (a pawn or
+/// lance reaching the last rank, a knight the last two, could never move again unpromoted).
+#[inline]
+pub fn promotion_options(us: Color, pt: PieceType, from: Square, to: Square) -> (bool, bool) {
+    let can = pt.can_promote() && (in_zone(us, to) || in_zone(us, from));
+    let rel = to.relative_rank(us);
+    let must = match pt {
+        PieceType::Pawn | PieceType::Lance => rel == 0,
+        PieceType::Knight => rel <= 1,
+        _ => false,
+    };
+    (can, must)
+}
+
 #[inline]
 fn push<const ALL: bool>(
     list: &mut MoveList,
@@ -124,13 +138,8 @@ fn push<const ALL: bool>(
     capture: bool,
     classes: Classes,
 ) {
-    let can_promote = pt.can_promote() && (in_zone(us, to) || in_zone(us, from));
+    let (can_promote, must_promote) = promotion_options(us, pt, from, to);
     let rel = to.relative_rank(us);
-    let must_promote = match pt {
-        PieceType::Pawn | PieceType::Lance => rel == 0,
-        PieceType::Knight => rel <= 1,
-        _ => false,
-    };
     let useless = can_promote
         && match pt {
             PieceType::Pawn | PieceType::Bishop | PieceType::Rook => true,

@@ -8,13 +8,8 @@
 //! `movegen::checks` as a set (a test compares them over many positions).
 
 use crate::shogi::attacks::{self, between, line};
-use crate::shogi::movegen::MoveList;
+use crate::shogi::movegen::{MoveList, promotion_options};
 use crate::shogi::{Bitboard, Color, Move, PieceType, Position, Square, legal_moves};
-
-#[inline]
-fn in_zone(c: Color, sq: Square) -> bool {
-    sq.relative_rank(c) <= 2
-}
 
 /// Squares from which a piece of kind `pt` belonging to the attacker would attack `ksq`.
 #[inline]
@@ -108,13 +103,7 @@ fn push_checks(
     from: Square,
     to: Square,
 ) {
-    let can_promote = pt.can_promote() && (in_zone(us, to) || in_zone(us, from));
-    let rel = to.relative_rank(us);
-    let must_promote = match pt {
-        PieceType::Pawn | PieceType::Lance => rel == 0,
-        PieceType::Knight => rel <= 1,
-        _ => false,
-    };
+    let (can_promote, must_promote) = promotion_options(us, pt, from, to);
     if can_promote {
         let m = Move::normal(from, to, true);
         if pos.gives_check(m) {
