@@ -30,19 +30,8 @@ impl Position {
             if !self.hand(us).has(pt) || self.piece_on(to).is_some() {
                 return false;
             }
-            let rel = to.relative_rank(us);
-            match pt {
-                PieceType::Pawn
-                    if (rel == 0
-                        || (self.pieces_cp(us, PieceType::Pawn)
-                            & Bitboard::file_mask(to.file()))
-                        .is_some()) =>
-                {
-                    return false;
-                }
-                PieceType::Lance if rel == 0 => return false,
-                PieceType::Knight if rel <= 1 => return false,
-                _ => {}
+            if super::movegen::drop_squares(self, us, pt, Bitboard::from_square(to)).is_empty() {
+                return false;
             }
             if checkers.is_some() {
                 let Some(k) = king else { return false };
@@ -74,21 +63,13 @@ impl Position {
         if !attacks::attacks(us, pt, from, occ).has(to) {
             return false;
         }
-        let zone = |sq: super::types::Square| sq.relative_rank(us) <= 2;
-        if m.is_promotion() {
-            if !pt.can_promote() || !(zone(from) || zone(to)) {
-                return false;
-            }
+        let (can_promote, must_promote) = super::movegen::promotion_options(us, pt, from, to);
+        if if m.is_promotion() {
+            !can_promote
         } else {
-            let rel = to.relative_rank(us);
-            let dead = match pt {
-                PieceType::Pawn | PieceType::Lance => rel == 0,
-                PieceType::Knight => rel <= 1,
-                _ => false,
-            };
-            if dead {
-                return false;
-            }
+            must_promote
+        } {
+            return false;
         }
         if pt == PieceType::King {
             return !self.is_attacked(them, to, occ ^ Bitboard::from_square(from));

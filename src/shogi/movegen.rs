@@ -263,29 +263,34 @@ fn generate_drops(pos: &Position, list: &mut MoveList, us: Color, target: Bitboa
     if hand.is_empty() || target.is_empty() {
         return;
     }
-    let (last, last_two) = match us {
-        Color::Black => (Bitboard::rank_mask(0), Bitboard::ranks(0, 1)),
-        Color::White => (Bitboard::rank_mask(8), Bitboard::ranks(7, 8)),
-    };
     for pt in PieceType::HAND {
         if !hand.has(pt) {
             continue;
         }
-        let squares = match pt {
-            PieceType::Pawn => {
-                let nifu = pos.pieces_cp(us, PieceType::Pawn).fill_files();
-                target.and_not(last | nifu)
-            }
-            PieceType::Lance => target.and_not(last),
-            PieceType::Knight => target.and_not(last_two),
-            _ => target,
-        };
-        for to in squares {
+        for to in drop_squares(pos, us, pt, target) {
             if pt == PieceType::Pawn && is_pawn_drop_mate(pos, us, to) {
                 continue;
             }
             list.push(Move::drop(pt, to));
         }
+    }
+}
+
+/// The squares of `target` where `us` may drop a `pt` by the dead-square and two-pawn rules
+/// (pawn-drop mate is checked separately, per square).
+pub fn drop_squares(pos: &Position, us: Color, pt: PieceType, target: Bitboard) -> Bitboard {
+    let (last, last_two) = match us {
+        Color::Black => (Bitboard::rank_mask(0), Bitboard::ranks(0, 1)),
+        Color::White => (Bitboard::rank_mask(8), Bitboard::ranks(7, 8)),
+    };
+    match pt {
+        PieceType::Pawn => {
+            let nifu = pos.pieces_cp(us, PieceType::Pawn).fill_files();
+            target.and_not(last | nifu)
+        }
+        PieceType::Lance => target.and_not(last),
+        PieceType::Knight => target.and_not(last_two),
+        _ => target,
     }
 }
 

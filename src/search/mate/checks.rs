@@ -8,7 +8,7 @@
 //! `movegen::checks` as a set (a test compares them over many positions).
 
 use crate::shogi::attacks::{self, between, line};
-use crate::shogi::movegen::{MoveList, promotion_options};
+use crate::shogi::movegen::{MoveList, drop_squares, promotion_options};
 use crate::shogi::{Bitboard, Color, Move, PieceType, Position, Square, legal_moves};
 
 /// Squares from which a piece of kind `pt` belonging to the attacker would attack `ksq`.
@@ -136,24 +136,11 @@ fn drops(
     let mut pawn = None;
     // A drop never captures, so when in check it can only block.
     let target = (!occ) & answer & Bitboard::ALL;
-    let (last, last_two) = match us {
-        Color::Black => (Bitboard::rank_mask(0), Bitboard::ranks(0, 1)),
-        Color::White => (Bitboard::rank_mask(8), Bitboard::ranks(7, 8)),
-    };
     for pt in PieceType::HAND {
         if !hand.has(pt) {
             continue;
         }
-        let mut squares = check_squares(them, pt, ksq, occ) & target;
-        match pt {
-            PieceType::Pawn => {
-                let nifu = pos.pieces_cp(us, PieceType::Pawn).fill_files();
-                squares = squares.and_not(last | nifu);
-            }
-            PieceType::Lance => squares = squares.and_not(last),
-            PieceType::Knight => squares = squares.and_not(last_two),
-            _ => {}
-        }
+        let squares = drop_squares(pos, us, pt, check_squares(them, pt, ksq, occ) & target);
         for to in squares {
             let m = Move::drop(pt, to);
             if pt == PieceType::Pawn {
