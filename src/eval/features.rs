@@ -82,18 +82,6 @@ fn mobility_slot(pt: PieceType) -> Option<usize> {
     }
 }
 
-#[inline]
-fn is_slider(pt: PieceType) -> bool {
-    matches!(
-        pt,
-        PieceType::Lance
-            | PieceType::Bishop
-            | PieceType::Rook
-            | PieceType::Horse
-            | PieceType::Dragon
-    )
-}
-
 /// A square as its owner sees it: Black's view for Black, the rotated board for White.
 #[inline]
 fn owner_view(c: Color, sq: Square) -> Square {
@@ -110,13 +98,72 @@ fn relative(c: Color, king: Square, sq: Square) -> usize {
 }
 
 #[inline]
-fn sign_of(c: Color) -> i32 {
+pub fn sign_of(c: Color) -> i32 {
     if c == Color::Black { 1 } else { -1 }
 }
 
 /// Calls `f(weight_index, sign)` for every active feature; sign is +1 for Black, -1 for White.
 #[inline]
 pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
+    for_each_piece_feature(pos, &mut f);
+    for_each_dynamic_feature(pos, &mut f);
+}
+
+/// The features of one piece on the board, given both kings: what changes when that piece
+/// moves. Kept apart so the search can update their sum move by move.
+#[inline]
+pub fn for_each_feature_of_piece(
+    c: Color,
+    kind: PieceType,
+    sq: Square,
+    kings: [Option<Square>; 2],
+    mut f: impl FnMut(usize, i32),
+) {
+    let k = kind.index();
+    let sign = sign_of(c);
+    f(BOARD + k, sign);
+    f(PSQ + k * 81 + owner_view(c, sq).index(), sign);
+    if kind == PieceType::King {
+        return;
+    }
+    if let Some(own) = kings[c.index()] {
+        f(OWN_KING + k * 289 + relative(c, own, sq), sign);
+    }
+    if let Some(enemy) = kings[(!c).index()] {
+        f(ENEMY_KING + k * 289 + relative(c, enemy, sq), sign);
+    }
+}
+
+/// The feature of the `n`-th (0-based) piece of a kind in a hand.
+#[inline]
+pub fn hand_feature(pt: PieceType, n: u32) -> usize {
+    HAND + pt.index() * 19 + n as usize
+}
+
+/// Material, hands and piece placement relative to the board and both kings: the part of the
+/// evaluation that depends on each piece alone (given the kings), so it can be updated
+/// incrementally.
+#[inline]
+pub fn for_each_piece_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
+    let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+    for sq in pos.occupied() {
+        let p = pos.piece_on(sq);
+        for_each_feature_of_piece(p.color(), p.kind(), sq, kings, &mut f);
+    }
+    for c in Color::ALL {
+        let sign = sign_of(c);
+        let hand = pos.hand(c);
+        for pt in PieceType::HAND {
+            for n in 0..hand.count(pt) {
+                f(hand_feature(pt, n), sign);
+            }
+        }
+    }
+}
+
+/// King safety and mobility: features that depend on attacks, computed from scratch.
+#[inline]
+pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
     let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
     let zone_of = |k: Option<Square>| {
         k.map_or(Bitboard::EMPTY, |k| {
@@ -134,50 +181,32 @@ pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
     let mut att_union = [Bitboard::EMPTY; 2];
     let mut def_count = [0u32; 2];
     let mut def_union = [Bitboard::EMPTY; 2];
-    for sq in occ {
+    // Only sliders and pieces near a king can attack or defend a king zone, and only sliders
+    // carry mobility terms; kings count for neither.
+    let active = (pos.sliders() | near) & occ & !pos.pieces(PieceType::King);
+    for sq in active {
         let p = pos.piece_on(sq);
         let c = p.color();
         let kind = p.kind();
-        let k = kind.index();
         let sign = sign_of(c);
-        f(BOARD + k, sign);
-        f(PSQ + k * 81 + owner_view(c, sq).index(), sign);
-        if kind == PieceType::King {
-            continue;
+        let a = attacks(c, kind, sq, occ);
+        if let Some(slot) = mobility_slot(kind) {
+            let m = (a.and_not(own_pieces[c.index()]).count() as usize).min(MOBILITY_BUCKETS - 1);
+            f(MOBILITY + slot * MOBILITY_BUCKETS + m, sign);
         }
-        if let Some(own) = kings[c.index()] {
-            f(OWN_KING + k * 289 + relative(c, own, sq), sign);
+        let e = (!c).index();
+        let hit = a & zone[e];
+        if hit.is_some() {
+            att_count[e] += hit.count();
+            att_union[e] |= hit;
+            f(KS_ATTACKER + kind.index(), -sign);
         }
-        if let Some(enemy) = kings[(!c).index()] {
-            f(ENEMY_KING + k * 289 + relative(c, enemy, sq), sign);
-        }
-        if is_slider(kind) || near.has(sq) {
-            let a = attacks(c, kind, sq, occ);
-            if let Some(slot) = mobility_slot(kind) {
-                let m =
-                    (a.and_not(own_pieces[c.index()]).count() as usize).min(MOBILITY_BUCKETS - 1);
-                f(MOBILITY + slot * MOBILITY_BUCKETS + m, sign);
-            }
-            let e = (!c).index();
-            let hit = a & zone[e];
-            if hit.is_some() {
-                att_count[e] += hit.count();
-                att_union[e] |= hit;
-                f(KS_ATTACKER + k, -sign);
-            }
-            let d = a & zone[c.index()];
-            def_count[c.index()] += d.count();
-            def_union[c.index()] |= d;
-        }
+        let d = a & zone[c.index()];
+        def_count[c.index()] += d.count();
+        def_union[c.index()] |= d;
     }
     for c in Color::ALL {
         let sign = sign_of(c);
-        let hand = pos.hand(c);
-        for pt in PieceType::HAND {
-            for n in 0..hand.count(pt) as usize {
-                f(HAND + pt.index() * 19 + n, sign);
-            }
-        }
         let Some(ksq) = kings[c.index()] else {
             continue;
         };

@@ -3,8 +3,9 @@
 
 pub mod features;
 
-use crate::shogi::{Color, Position};
-pub use features::{NUM_WEIGHTS, TABLES, for_each_feature};
+use crate::shogi::{Color, PieceType, Position};
+pub use features::{NUM_WEIGHTS, TABLES, for_each_feature, for_each_piece_feature};
+use features::{for_each_dynamic_feature, for_each_feature_of_piece, hand_feature, sign_of};
 use std::cell::Cell;
 use std::sync::OnceLock;
 
@@ -66,6 +67,68 @@ impl Weights {
         let mut sum = 0;
         for_each_feature(pos, |i, sign| sum += sign * self.0[i]);
         sum
+    }
+
+    /// Material, hands and king-relative placement from Black's point of view: the part of the
+    /// evaluation the search carries from move to move (see `update_piece_part`).
+    #[inline]
+    pub fn piece_part(&self, pos: &Position) -> Value {
+        let mut sum = 0;
+        for_each_piece_feature(pos, |i, sign| sum += sign * self.0[i]);
+        sum
+    }
+
+    /// `piece_part` of `pos` from the value `before` had in the position before its last move.
+    /// Only the moved, captured and dropped pieces change, unless a king moved: then every
+    /// king-relative term does and the sum is made afresh.
+    #[inline]
+    pub fn update_piece_part(&self, pos: &Position, before: Value) -> Value {
+        let m = pos.last_move();
+        let to = m.to();
+        let moved = pos.piece_on(to);
+        if m.is_none() || moved.kind() == PieceType::King {
+            return self.piece_part(pos);
+        }
+        let us = moved.color();
+        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
+        let mut v = before;
+        let mut add = |i: usize, sign: i32| v += sign * self.0[i];
+        if m.is_drop() {
+            let pt = m.dropped();
+            // Before the drop the hand held one more: its last feature goes.
+            add(hand_feature(pt, pos.hand(us).count(pt)), -sign_of(us));
+            for_each_feature_of_piece(us, pt, to, kings, &mut add);
+        } else {
+            let kind_before = if m.is_promotion() {
+                moved.kind().unpromote()
+            } else {
+                moved.kind()
+            };
+            for_each_feature_of_piece(us, kind_before, m.from(), kings, |i, s| add(i, -s));
+            for_each_feature_of_piece(us, moved.kind(), to, kings, &mut add);
+            let captured = pos.captured_piece();
+            if captured.is_some() {
+                for_each_feature_of_piece(captured.color(), captured.kind(), to, kings, |i, s| {
+                    add(i, -s)
+                });
+                let pt = captured.kind().unpromote();
+                add(hand_feature(pt, pos.hand(us).count(pt) - 1), sign_of(us));
+            }
+        }
+        v
+    }
+
+    /// The evaluation from the side to move's point of view, given `piece_part(pos)`: only king
+    /// safety and mobility are computed here.
+    #[inline]
+    pub fn evaluate_with_piece_part(&self, pos: &Position, piece_part: Value) -> Value {
+        let mut sum = piece_part;
+        for_each_dynamic_feature(pos, |i, sign| sum += sign * self.0[i]);
+        if pos.side_to_move() == Color::Black {
+            sum
+        } else {
+            -sum
+        }
     }
 }
 
@@ -315,6 +378,53 @@ mod tests {
             assert!(*n > 0, "table {} never active", TABLES[t].0);
         }
         assert!(nonzero_bucket.iter().all(|&b| b), "{nonzero_bucket:?}");
+    }
+
+    #[test]
+    fn incremental_piece_part_equals_a_fresh_sum_after_every_kind_of_move() {
+        let rw = random_weights(5);
+        let mut seen = [0usize; 5]; // drops, captures, promotions, king moves, other moves
+        for mut pos in playout_positions(150) {
+            for m in crate::shogi::legal_moves(&pos) {
+                for w in [weights(), &rw] {
+                    let before = w.piece_part(&pos);
+                    pos.do_move(m);
+                    let fresh = w.piece_part(&pos);
+                    assert_eq!(
+                        w.update_piece_part(&pos, before),
+                        fresh,
+                        "{m} {}",
+                        pos.to_sfen()
+                    );
+                    let total = w.evaluate_with_piece_part(&pos, fresh);
+                    let expected = if pos.side_to_move() == Color::Black {
+                        w.evaluate_black(&pos)
+                    } else {
+                        -w.evaluate_black(&pos)
+                    };
+                    assert_eq!(total, expected);
+                    pos.undo_move();
+                }
+                let moved = if m.is_drop() {
+                    None
+                } else {
+                    Some(pos.piece_on(m.from()).kind())
+                };
+                let slot = if m.is_drop() {
+                    0
+                } else if pos.piece_on(m.to()).is_some() {
+                    1
+                } else if m.is_promotion() {
+                    2
+                } else if moved == Some(PieceType::King) {
+                    3
+                } else {
+                    4
+                };
+                seen[slot] += 1;
+            }
+        }
+        assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
     }
 
     #[test]

@@ -7,7 +7,7 @@ use super::see::{see_ge, value as see_value};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{SearchControl, SearchOptions};
-use crate::eval::evaluate;
+use crate::eval::{Weights, active_weights};
 use crate::shogi::{Color, Move, Position, Repetition};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -111,6 +111,8 @@ struct Frame {
     static_eval: i32,
     piece_to: Option<PieceTo>,
     current: Move,
+    /// `Weights::piece_part` of the position at this ply, carried from the parent.
+    piece_part: i32,
 }
 
 pub struct Worker<'a> {
@@ -118,6 +120,7 @@ pub struct Worker<'a> {
     tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     opts: &'a SearchOptions,
+    weights: &'static Weights,
     node_counters: &'a [AtomicU64],
     pub id: usize,
     hist: Box<Histories>,
@@ -154,15 +157,20 @@ impl<'a> Worker<'a> {
             *r = (20.0 * (i as f64).ln()) as i32;
         }
         let root_color = pos.side_to_move();
+        // Read on the thread that searches: the tuner gives each thread its own weights.
+        let weights = active_weights();
+        let mut stack = vec![Frame::default(); MAX_PLY + 8];
+        stack[0].piece_part = weights.piece_part(&pos);
         Worker {
             pos,
             tt,
             control,
             opts,
+            weights,
             node_counters,
             id,
             hist: Histories::new(),
-            stack: vec![Frame::default(); MAX_PLY + 8],
+            stack,
             root_moves,
             pv_idx: 0,
             sel_depth: 0,
@@ -297,6 +305,28 @@ impl<'a> Worker<'a> {
         self.pv_idx = i;
     }
 
+    /// Plays `m` at `ply` and carries the incremental part of the evaluation to `ply + 1`.
+    #[inline]
+    fn make_move(&mut self, m: Move, gives_check: bool, ply: usize) {
+        self.pos.do_move_with_check(m, gives_check);
+        self.stack[ply + 1].piece_part = self
+            .weights
+            .update_piece_part(&self.pos, self.stack[ply].piece_part);
+    }
+
+    /// Static evaluation of the position at `ply`, from the side to move's point of view.
+    #[inline]
+    fn evaluate(&self, ply: usize) -> i32 {
+        let part = self.stack[ply].piece_part;
+        debug_assert_eq!(
+            part,
+            self.weights.piece_part(&self.pos),
+            "{}",
+            self.pos.to_sfen()
+        );
+        self.weights.evaluate_with_piece_part(&self.pos, part)
+    }
+
     pub fn sel_depth(&self) -> usize {
         self.sel_depth
     }
@@ -337,7 +367,7 @@ impl<'a> Worker<'a> {
                 return self.draw_value();
             }
             if ply >= MAX_PLY {
-                return if in_check { 0 } else { evaluate(&self.pos) };
+                return if in_check { 0 } else { self.evaluate(ply) };
             }
             alpha = alpha.max(mated_in(ply));
             beta = beta.min(mate_in(ply + 1));
@@ -369,7 +399,7 @@ impl<'a> Worker<'a> {
         } else {
             static_eval = match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(ply),
             };
             eval = static_eval;
             if tt_value != VALUE_NONE {
@@ -450,6 +480,7 @@ impl<'a> Worker<'a> {
                 self.stack[ply].current = Move::NONE;
                 self.stack[ply].piece_to = None;
                 self.pos.do_null_move();
+                self.stack[ply + 1].piece_part = self.stack[ply].piece_part;
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pos.undo_null_move();
                 if self.control.stopped() {
@@ -544,7 +575,7 @@ impl<'a> Worker<'a> {
             self.stack[ply].current = m;
             self.stack[ply].piece_to = Some(pt);
             let nodes_before = self.nodes;
-            self.pos.do_move_with_check(m, gives_check);
+            self.make_move(m, gives_check, ply);
 
             let mut value;
             if self.selectivity.lmr
@@ -745,7 +776,7 @@ impl<'a> Worker<'a> {
         self.count_node();
         let in_check = self.pos.in_check();
         if ply >= MAX_PLY {
-            return if in_check { 0 } else { evaluate(&self.pos) };
+            return if in_check { 0 } else { self.evaluate(ply) };
         }
         if self.control.stopped() {
             return 0;
@@ -766,7 +797,7 @@ impl<'a> Worker<'a> {
         } else {
             static_eval = match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => evaluate(&self.pos),
+                _ => self.evaluate(ply),
             };
             best_value = static_eval;
             if best_value >= beta {
@@ -816,7 +847,7 @@ impl<'a> Worker<'a> {
             }
             self.stack[ply].current = m;
             self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
-            self.pos.do_move_with_check(m, gives_check);
+            self.make_move(m, gives_check, ply);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
             self.pos.undo_move();
             if self.control.stopped() {

@@ -104,6 +104,15 @@ impl Position {
         self.by_kind[pt.index()] & self.by_color[c.index()]
     }
 
+    /// Lances, bishops, rooks, horses and dragons of both sides: the pieces whose reach depends
+    /// on the occupancy.
+    #[inline]
+    pub fn sliders(&self) -> Bitboard {
+        self.by_kind[PieceType::Lance.index()]
+            | self.by_kind[BISHOP_HORSE]
+            | self.by_kind[ROOK_DRAGON]
+    }
+
     #[inline]
     pub(crate) fn slot(&self, c: Color, slot: usize) -> Bitboard {
         self.by_kind[slot] & self.by_color[c.index()]
