@@ -4,7 +4,7 @@
 Usage: python3 tuning/handset_weights.py > src/eval/weights_handset.txt
 Layout (see src/eval/features.rs): board[15], hand[8][19], psq[15][81], own_king[15][17][17],
 enemy_king[15][17][17], then king safety and mobility: ks_attacks[16], ks_defences[16],
-ks_escapes[9], ks_hand_drop[7][9], ks_attacks_hand[8][8], ks_attacker[15], mobility[4][21];
+ks_escapes[9], ks_hand_drop[7][9], ks_attacks_hand[8][8], ks_attacker[15], mobility[4][21], board_phase[15][4], hand_phase[8][4];
 kinds 1..14 are P L N S B R G K +P +L +N +S +B +R. King-safety values are for the king's owner
 (negative = danger).
 """
@@ -56,6 +56,10 @@ def main():
     for centre, step in [(5, 4), (6, 3), (7, 4), (9, 3)]:
         mob += [step * (m - centre) for m in range(21)]
     out.append("mobility " + " ".join(map(str, mob)))
+    # Material by game phase (pieces in both hands: 0, 1-3, 4-7, 8+) on top of board and hand:
+    # left for the fit to find.
+    out.append("board_phase " + " ".join(["0"] * (15 * 4)))
+    out.append("hand_phase " + " ".join(["0"] * (8 * 4)))
     print("\n".join(out))
 
 

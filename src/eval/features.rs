@@ -29,10 +29,15 @@ pub const KS_ATTACKER: usize = KS_ATTACKS_HAND + 8 * 8;
 /// [bishop, rook, horse, dragon][squares 21]: squares the piece attacks that hold no own piece.
 pub const MOBILITY: usize = KS_ATTACKER + 15;
 pub const MOBILITY_BUCKETS: usize = 21;
-pub const NUM_WEIGHTS: usize = MOBILITY + 4 * MOBILITY_BUCKETS;
+/// [kind 15][phase 4]: a piece on the board, by game phase (see `phase`), on top of `board`.
+pub const BOARD_PHASE: usize = MOBILITY + 4 * MOBILITY_BUCKETS;
+/// [kind 8][phase 4]: a piece in hand, by game phase, on top of `hand`.
+pub const HAND_PHASE: usize = BOARD_PHASE + 15 * PHASES;
+pub const PHASES: usize = 4;
+pub const NUM_WEIGHTS: usize = HAND_PHASE + 8 * PHASES;
 
 /// Names of the tables in the weights file, with their offsets and lengths.
-pub const TABLES: [(&str, usize, usize); 12] = [
+pub const TABLES: [(&str, usize, usize); 14] = [
     ("board", BOARD, 15),
     ("hand", HAND, 8 * 19),
     ("psq", PSQ, 15 * 81),
@@ -45,7 +50,21 @@ pub const TABLES: [(&str, usize, usize); 12] = [
     ("ks_attacks_hand", KS_ATTACKS_HAND, 8 * 8),
     ("ks_attacker", KS_ATTACKER, 15),
     ("mobility", MOBILITY, 4 * MOBILITY_BUCKETS),
+    ("board_phase", BOARD_PHASE, 15 * PHASES),
+    ("hand_phase", HAND_PHASE, 8 * PHASES),
 ];
+
+/// Game phase from the pieces in both hands: captured material is what turns a shogi game from
+/// manoeuvring into a race of drops and mating attacks, so it is the clock the values follow.
+#[inline]
+pub fn phase(pos: &Position) -> usize {
+    match pos.hand(Color::Black).total() + pos.hand(Color::White).total() {
+        0 => 0,
+        1..=3 => 1,
+        4..=7 => 2,
+        _ => 3,
+    }
+}
 
 /// Squares within three king steps: the only places from which a stepping piece (a knight
 /// included) can attack a king zone.
@@ -204,6 +223,22 @@ pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
         let d = a & zone[c.index()];
         def_count[c.index()] += d.count();
         def_union[c.index()] |= d;
+    }
+    // Material by phase, as net counts: each kind contributes (Black's - White's) x weight.
+    let ph = phase(pos);
+    for pt in PieceType::ALL {
+        let net = pos.pieces_cp(Color::Black, pt).count() as i32
+            - pos.pieces_cp(Color::White, pt).count() as i32;
+        for _ in 0..net.unsigned_abs() {
+            f(BOARD_PHASE + pt.index() * PHASES + ph, net.signum());
+        }
+    }
+    let (black_hand, white_hand) = (pos.hand(Color::Black), pos.hand(Color::White));
+    for pt in PieceType::HAND {
+        let net = black_hand.count(pt) as i32 - white_hand.count(pt) as i32;
+        for _ in 0..net.unsigned_abs() {
+            f(HAND_PHASE + pt.index() * PHASES + ph, net.signum());
+        }
     }
     for c in Color::ALL {
         let sign = sign_of(c);
