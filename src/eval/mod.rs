@@ -1,5 +1,7 @@
-//! Evaluation: a linear function of board, hand and king-relative features, with weights read
-//! from a data file embedded at build time (`weights.txt`, produced by the tools in `tuning/`).
+//! Evaluation: a linear function of board, hand, king-relative, king-safety, mobility and
+//! material-by-phase features, with weights read from a data file embedded at build time
+//! (`weights.txt`, produced by the tools in `tuning/`). The search carries the per-piece part
+//! (`Weights::piece_part`) from move to move and computes only the rest at each node.
 
 pub mod features;
 
