@@ -171,12 +171,8 @@ pub fn active_weights() -> &'static Weights {
 /// Static evaluation from the side to move's point of view.
 #[inline]
 pub fn evaluate(pos: &Position) -> Value {
-    let v = active_weights().evaluate_black(pos);
-    if pos.side_to_move() == Color::Black {
-        v
-    } else {
-        -v
-    }
+    let w = active_weights();
+    w.evaluate_with_piece_part(pos, w.piece_part(pos))
 }
 
 /// The evaluation split by table, from the side to move's point of view, then `("total", ..)`:
