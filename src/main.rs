@@ -127,12 +127,20 @@ fn bench_perft() -> ExitCode {
 fn eval_command(sfen: &[&str]) -> ExitCode {
     match position_from_args(sfen) {
         Ok(pos) => {
-            let cp = kirin::eval::evaluate(&pos);
-            let black = kirin::eval::weights().evaluate_black(&pos);
-            for (part, value) in kirin::eval::explain(&pos) {
-                println!("{part:>16} {value:>7}");
+            let evaluator = kirin::eval::Evaluator::default();
+            let cp = evaluator.evaluate(&pos);
+            let black = if pos.side_to_move() == kirin::shogi::Color::Black {
+                cp
+            } else {
+                -cp
+            };
+            for (part, value) in evaluator.explain(&pos) {
+                println!("{part:>24} {value:>7}");
             }
-            println!("eval {cp} (side to move), {black} (Black's view)");
+            println!(
+                "eval {cp} (side to move), {black} (Black's view), {}",
+                evaluator.name()
+            );
             ExitCode::SUCCESS
         }
         Err(e) => {

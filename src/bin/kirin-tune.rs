@@ -1,7 +1,8 @@
 //! kirin-tune: generates self-play data, fits the evaluation weights to it, and measures weight
 //! sets against each other. See tuning/README.md for the commands that made the shipped weights.
 
-use kirin::eval::Weights;
+use kirin::eval::Evaluator;
+use kirin::eval::linear::Weights;
 use kirin::shogi::Color;
 use kirin::tune::selfplay::{Player, Rng, play_game, read_openings};
 use kirin::tune::{FitConfig, fit, load_samples};
@@ -11,10 +12,15 @@ use std::time::Instant;
 
 const USAGE: &str = "usage:
   kirin-tune gen   --openings FILE --out FILE [--games N] [--first N] [--seed S]
-                   [--nodes-min N] [--nodes-max N] [--minutes M]
+                   [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
                    [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
-  kirin-tune match --a WEIGHTS --b WEIGHTS --openings FILE [--games N] [--nodes N] [--first N]";
+  kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
+                   [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
+                   [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL]
+  kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
+EVAL: a network file, a linear weights file, `linear` (embedded weights) or `default`
+(the embedded network).";
 
 struct Args(HashMap<String, String>);
 
@@ -45,10 +51,18 @@ impl Args {
     }
 }
 
-fn load_weights(path: &str) -> Result<&'static Weights, String> {
+fn load_weights(path: &str) -> Result<Weights, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-    let w = Weights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-    Ok(Box::leak(Box::new(w)))
+    Weights::parse(&text).map_err(|e| format!("{path}: {e}"))
+}
+
+/// An evaluation by file (network or linear weights), `linear` for the embedded linear
+/// weights, or `default` for the embedded network.
+fn load_evaluator(name: &str) -> Result<Evaluator, String> {
+    match name {
+        "default" => Ok(Evaluator::default()),
+        _ => Evaluator::load(name),
+    }
 }
 
 fn gen_cmd(a: &Args) -> Result<(), String> {
@@ -71,7 +85,11 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
             .map_err(|e| format!("{out_path}: {e}"))?,
     );
     let start = Instant::now();
-    let mut players = [Player::new(None), Player::new(None)];
+    let evaluator = load_evaluator(a.str("eval").unwrap_or("default"))?;
+    let mut players = [
+        Player::new(evaluator.clone()),
+        Player::new(evaluator.clone()),
+    ];
     let (mut total_samples, mut wins, mut draws) = (0usize, 0usize, 0usize);
     let mut played = 0;
     for g in first..first + games {
@@ -139,7 +157,7 @@ fn fit_cmd(a: &Args) -> Result<(), String> {
         verbose: true,
     };
     let t = Instant::now();
-    let res = fit(&samples, init, prior, &cfg);
+    let res = fit(&samples, &init, &prior, &cfg);
     eprintln!(
         "positions {} (train {}, holdout {}), K {:.1}, train loss {:.6} -> {:.6}, holdout loss {:.6} -> {:.6}, {:.0}s",
         samples.len(),
@@ -157,9 +175,134 @@ fn fit_cmd(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Reads a data file as text; `.xz` files through the `xz` program.
+fn read_data(path: &str) -> Result<String, String> {
+    if path.ends_with(".xz") {
+        let out = std::process::Command::new("xz")
+            .args(["-dc", path])
+            .output()
+            .map_err(|e| format!("{path}: cannot run xz ({e})"))?;
+        if !out.status.success() {
+            return Err(format!("{path}: xz failed"));
+        }
+        String::from_utf8(out.stdout).map_err(|_| format!("{path}: not text"))
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+    }
+}
+
+fn train_cmd(a: &Args) -> Result<(), String> {
+    use kirin::tune::nnue::{Adam, FloatNet, TrainConfig, load, train};
+    let threads: usize = a.num("threads", 2)?;
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global()
+        .map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let mut all = Vec::new();
+    for path in a.str("data")?.split(',') {
+        let text = read_data(path)?;
+        let first_game = all
+            .last()
+            .map_or(0, |p: &kirin::tune::nnue::Labelled| p.game + 1);
+        all.extend(load(&text, first_game).map_err(|e| format!("{path}: {e}"))?);
+    }
+    let every: u32 = a.num("holdout-every", 20)?;
+    let lambda: f32 = a.num("lambda", 0.5)?;
+    if let Ok(name) = a.str("baseline") {
+        // The loss another evaluation has on the same held-out games, for comparison.
+        let baseline = load_evaluator(name)?;
+        let k = f64::from(kirin::eval::CP_PER_LOGIT);
+        let (mut sum, mut n, mut first_game) = (0.0, 0usize, 0);
+        for path in a.str("data")?.split(',') {
+            let text = read_data(path)?;
+            let rows = kirin::tune::read_labelled(&text, first_game, |pos, score, result, game| {
+                let t = f64::from(lambda) * result
+                    + (1.0 - f64::from(lambda)) * kirin::tune::sigmoid(score / k);
+                (game, kirin::tune::sigmoid(f64::from(baseline.evaluate(pos)) / k) - t)
+            })?;
+            first_game = rows.last().map_or(first_game, |r| r.0 + 1);
+            for (game, err) in rows {
+                if game % every == 0 {
+                    sum += err * err;
+                    n += 1;
+                }
+            }
+        }
+        eprintln!("validation loss of {name}: {:.6}", sum / n.max(1) as f64);
+    }
+    let (valid, data): (Vec<_>, Vec<_>) = all.into_iter().partition(|p| p.game % every == 0);
+    eprintln!(
+        "{} training positions, {} held out (games {} mod {every} == 0), read in {:.0}s",
+        data.len(),
+        valid.len(),
+        0,
+        t.elapsed().as_secs_f64()
+    );
+    let cfg = TrainConfig {
+        epochs: a.num("epochs", 20)?,
+        batch: a.num("batch", 16384)?,
+        lr: a.num("lr", 1e-3)?,
+        lr_end: a.num("lr-end", 0.05)?,
+        lambda,
+        seed: a.num("seed", 1)?,
+    };
+    let checkpoint = a.0.get("checkpoint").cloned();
+    let resume: bool = a.num("resume", false)?;
+    let (mut net, mut adam, first_epoch) = match (&checkpoint, resume) {
+        (Some(path), true) if std::path::Path::new(path).exists() => {
+            let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+            let (n, ad, e) =
+                FloatNet::from_checkpoint(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            eprintln!("resuming {path} after epoch {e}");
+            (n, ad, e)
+        }
+        _ => {
+            let n = FloatNet::random(a.num("hidden", kirin::eval::nnue::HIDDEN)?, cfg.seed);
+            let ad = Adam::new(n.params.len());
+            (n, ad, 0)
+        }
+    };
+    eprintln!(
+        "validation loss {:.6} before training (hidden {})",
+        net.loss(&valid, cfg.lambda),
+        net.h
+    );
+    let out = a.str("out")?.to_string();
+    let mut failure = None;
+    train(
+        &mut net,
+        &mut adam,
+        first_epoch,
+        &data,
+        &valid,
+        &cfg,
+        |n, ad, epoch, tl, vl| {
+            let secs = t.elapsed().as_secs_f64();
+            eprintln!(
+                "epoch {epoch}: train loss {tl:.6}, validation loss {vl:.6}, {secs:.0}s ({:.0} positions/s)",
+                (data.len() * (epoch - first_epoch)) as f64 / secs.max(1e-9)
+            );
+            if let Some(path) = &checkpoint
+                && let Err(e) = std::fs::write(path, n.checkpoint_bytes(ad, epoch))
+            {
+                failure = Some(format!("{path}: {e}"));
+            }
+        },
+    );
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    match net.quantise() {
+        Ok(q) => std::fs::write(&out, q.to_bytes()).map_err(|e| format!("{out}: {e}"))?,
+        Err(e) => eprintln!("not exported: {e}"),
+    }
+    Ok(())
+}
+
 fn match_cmd(a: &Args) -> Result<(), String> {
-    let wa = load_weights(a.str("a")?)?;
-    let wb = load_weights(a.str("b")?)?;
+    let ea = load_evaluator(a.str("a")?)?;
+    let eb = load_evaluator(a.str("b")?)?;
     let openings_path = a.str("openings")?;
     let text =
         std::fs::read_to_string(openings_path).map_err(|e| format!("{openings_path}: {e}"))?;
@@ -174,9 +317,9 @@ fn match_cmd(a: &Args) -> Result<(), String> {
         let opening = &openings[(first + g / 2) % openings.len()];
         let a_black = g % 2 == 0;
         let mut players = if a_black {
-            [Player::new(Some(wa)), Player::new(Some(wb))]
+            [Player::new(ea.clone()), Player::new(eb.clone())]
         } else {
-            [Player::new(Some(wb)), Player::new(Some(wa))]
+            [Player::new(eb.clone()), Player::new(ea.clone())]
         };
         let rec = play_game(opening, &mut players, |_| nodes, false);
         let a_score = if a_black {
@@ -216,6 +359,7 @@ fn main() {
         "gen" => gen_cmd(&a),
         "fit" => fit_cmd(&a),
         "match" => match_cmd(&a),
+        "train" => train_cmd(&a),
         _ => Err(USAGE.to_string()),
     });
     if let Err(e) = res {

@@ -1,211 +1,174 @@
-//! Evaluation: a linear function of board, hand, king-relative, king-safety, mobility and
-//! material-by-phase features, with weights read from a data file embedded at build time
-//! (`weights.txt`, produced by the tools in `tuning/`). The search carries the per-piece part
-//! (`Weights::piece_part`) from move to move and computes only the rest at each node.
+//! Evaluation. Two evaluators share one interface: the neural network (`nnue`, the default) and
+//! the linear evaluation (`linear`, kept for comparison and for its fitting tools). The searcher
+//! owns an `Evaluator` and hands it to every thread; each thread keeps an `EvalStack`, the
+//! incremental state along its current line (an accumulator per ply), pushed after each move.
 
 pub mod features;
+pub mod linear;
+pub mod nnue;
 
-use crate::shogi::{Color, PieceType, Position};
-pub use features::{NUM_WEIGHTS, TABLES, for_each_feature, for_each_piece_feature};
-use features::{for_each_dynamic_feature, for_each_feature_of_piece, hand_feature, sign_of};
-use std::cell::Cell;
-use std::sync::OnceLock;
+use crate::shogi::Position;
+use linear::Weights;
+use nnue::{Accumulator, Network};
+use std::sync::{Arc, OnceLock};
 
-/// Centipawn-like units; a pawn on the board is worth about 90.
+/// The engine's internal units. A value `v` for the side to move means a winning probability of
+/// `1 / (1 + exp(-v / CP_PER_LOGIT))`; a pawn on the board is worth about 90.
 pub type Value = i32;
 
-pub struct Weights(pub Vec<i32>);
+/// Internal units per logistic unit of winning probability: the scale the linear evaluation was
+/// fitted to (K = 1182 in tuning/README.md), which the network is trained to share, so that the
+/// search's margins mean the same with either evaluator.
+pub const CP_PER_LOGIT: i32 = 1182;
 
-impl Weights {
-    /// Reads the text format: one table per line, `<name> <v0> <v1> ...`; `#` starts a comment.
-    pub fn parse(text: &str) -> Result<Weights, String> {
-        let mut w = vec![0i32; NUM_WEIGHTS];
-        let mut seen = [false; TABLES.len()];
-        for (lineno, line) in text.lines().enumerate() {
-            let line = line.split('#').next().unwrap_or("").trim();
-            if line.is_empty() {
-                continue;
-            }
-            let mut it = line.split_whitespace();
-            let name = it.next().unwrap_or("");
-            let Some(t) = TABLES.iter().position(|(n, _, _)| *n == name) else {
-                return Err(format!("line {}: unknown table '{name}'", lineno + 1));
-            };
-            let (_, off, len) = TABLES[t];
-            let vals: Result<Vec<i32>, _> = it.map(str::parse::<i32>).collect();
-            let vals = vals.map_err(|e| format!("line {}: {e}", lineno + 1))?;
-            if vals.len() != len {
-                return Err(format!(
-                    "table {name}: {} values, expected {len}",
-                    vals.len()
-                ));
-            }
-            w[off..off + len].copy_from_slice(&vals);
-            seen[t] = true;
-        }
-        if let Some(i) = seen.iter().position(|s| !s) {
-            return Err(format!("table {} missing", TABLES[i].0));
-        }
-        Ok(Weights(w))
-    }
-
-    pub fn to_text(&self) -> String {
-        let mut s = String::from(
-            "# kirin evaluation weights; see tuning/README.md for how they were made\n",
-        );
-        for (name, off, len) in TABLES {
-            s.push_str(name);
-            for v in &self.0[off..off + len] {
-                s.push_str(&format!(" {v}"));
-            }
-            s.push('\n');
-        }
-        s
-    }
-
-    /// Score from Black's point of view.
-    #[inline]
-    pub fn evaluate_black(&self, pos: &Position) -> Value {
-        let mut sum = 0;
-        for_each_feature(pos, |i, sign| sum += sign * self.0[i]);
-        sum
-    }
-
-    /// Material, hands and king-relative placement from Black's point of view: the part of the
-    /// evaluation the search carries from move to move (see `update_piece_part`).
-    #[inline]
-    pub fn piece_part(&self, pos: &Position) -> Value {
-        let mut sum = 0;
-        for_each_piece_feature(pos, |i, sign| sum += sign * self.0[i]);
-        sum
-    }
-
-    /// `piece_part` of `pos` from the value `before` had in the position before its last move.
-    /// Only the moved, captured and dropped pieces change, unless a king moved: then every
-    /// king-relative term does and the sum is made afresh.
-    #[inline]
-    pub fn update_piece_part(&self, pos: &Position, before: Value) -> Value {
-        let m = pos.last_move();
-        let to = m.to();
-        let moved = pos.piece_on(to);
-        if m.is_none() || moved.kind() == PieceType::King {
-            return self.piece_part(pos);
-        }
-        let us = moved.color();
-        let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
-        let mut v = before;
-        let mut add = |i: usize, sign: i32| v += sign * self.0[i];
-        if m.is_drop() {
-            let pt = m.dropped();
-            // Before the drop the hand held one more: its last feature goes.
-            add(hand_feature(pt, pos.hand(us).count(pt)), -sign_of(us));
-            for_each_feature_of_piece(us, pt, to, kings, &mut add);
-        } else {
-            let kind_before = if m.is_promotion() {
-                moved.kind().unpromote()
-            } else {
-                moved.kind()
-            };
-            for_each_feature_of_piece(us, kind_before, m.from(), kings, |i, s| add(i, -s));
-            for_each_feature_of_piece(us, moved.kind(), to, kings, &mut add);
-            let captured = pos.captured_piece();
-            if captured.is_some() {
-                for_each_feature_of_piece(captured.color(), captured.kind(), to, kings, |i, s| {
-                    add(i, -s)
-                });
-                let pt = captured.kind().unpromote();
-                add(hand_feature(pt, pos.hand(us).count(pt) - 1), sign_of(us));
-            }
-        }
-        v
-    }
-
-    /// The evaluation from the side to move's point of view, given `piece_part(pos)`: only king
-    /// safety and mobility are computed here.
-    #[inline]
-    pub fn evaluate_with_piece_part(&self, pos: &Position, piece_part: Value) -> Value {
-        let mut sum = piece_part;
-        for_each_dynamic_feature(pos, |i, sign| sum += sign * self.0[i]);
-        if pos.side_to_move() == Color::Black {
-            sum
-        } else {
-            -sum
-        }
-    }
+/// An evaluation function, shared by every search thread.
+#[derive(Clone)]
+pub enum Evaluator {
+    Nnue(Arc<Network>),
+    Linear(Arc<Weights>),
 }
 
-static WEIGHTS_TEXT: &str = include_str!("weights.txt");
-static WEIGHTS: OnceLock<Weights> = OnceLock::new();
+static NET_BYTES: &[u8] = include_bytes!("nnue/kirin.nnue");
+static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
 
-/// The embedded weights. The file is checked by a test, so a broken file never reaches a build
-/// that passed the suite; should it happen anyway, the engine still plays, on material alone.
-pub fn weights() -> &'static Weights {
-    WEIGHTS.get_or_init(|| match Weights::parse(WEIGHTS_TEXT) {
-        Ok(w) => w,
+/// The embedded network, read once. It is checked by a test, so a build that passed the suite
+/// has a good one; should it be unreadable anyway, the engine plays with the linear evaluation.
+fn embedded_network() -> Option<Arc<Network>> {
+    NET.get_or_init(|| match Network::from_bytes(NET_BYTES) {
+        Ok(n) => Some(Arc::new(n)),
         Err(e) => {
-            log::error!("embedded weights unusable ({e}); using zeros");
-            Weights(vec![0; NUM_WEIGHTS])
+            log::error!("embedded network unusable ({e}); using the linear evaluation");
+            None
         }
     })
+    .clone()
 }
 
-thread_local! {
-    /// Weights used instead of the embedded ones by searches on this thread (the tuner's match
-    /// plays two weight sets in one process); `None` in the engine.
-    static OVERRIDE: Cell<Option<&'static Weights>> = const { Cell::new(None) };
+impl Default for Evaluator {
+    /// The embedded network.
+    fn default() -> Self {
+        match embedded_network() {
+            Some(n) => Evaluator::Nnue(n),
+            None => Evaluator::linear(),
+        }
+    }
 }
 
-/// Makes every evaluation on the calling thread use `w` (or the embedded weights for `None`).
-/// A search with more than one thread runs its helpers on other threads, which keep the
-/// embedded weights: use it with single-threaded searches.
-pub fn set_thread_weights(w: Option<&'static Weights>) {
-    OVERRIDE.with(|c| c.set(w));
+impl Evaluator {
+    /// The embedded linear weights.
+    pub fn linear() -> Evaluator {
+        Evaluator::Linear(linear::weights())
+    }
+
+    /// Reads an evaluation file: a network file (by its magic), else a linear weights file.
+    /// `linear` names the embedded linear weights.
+    pub fn load(path: &str) -> Result<Evaluator, String> {
+        if path == "linear" {
+            return Ok(Evaluator::linear());
+        }
+        let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
+        if bytes.starts_with(b"KIRINNET") {
+            let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
+            return Ok(Evaluator::Nnue(Arc::new(net)));
+        }
+        let text = String::from_utf8(bytes)
+            .map_err(|_| format!("{path}: neither a network nor a weights file"))?;
+        let w = Weights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
+        Ok(Evaluator::Linear(Arc::new(w)))
+    }
+
+    pub fn name(&self) -> &'static str {
+        match self {
+            Evaluator::Nnue(_) => "nnue",
+            Evaluator::Linear(_) => "linear",
+        }
+    }
+
+    /// Static evaluation from the side to move's point of view, computed from scratch.
+    pub fn evaluate(&self, pos: &Position) -> Value {
+        match self {
+            Evaluator::Nnue(n) => n.evaluate_fresh(pos),
+            Evaluator::Linear(w) => w.evaluate(pos),
+        }
+    }
+
+    /// What `kirin eval` and the USI `eval` command print: named parts, then `("total", ..)`,
+    /// which equals `evaluate(pos)`, all from the side to move's point of view.
+    pub fn explain(&self, pos: &Position) -> Vec<(String, i32)> {
+        match self {
+            Evaluator::Nnue(n) => vec![
+                (
+                    "win_probability_permille".into(),
+                    (1000.0 / (1.0 + (-n.logit(pos)).exp())).round() as i32,
+                ),
+                ("total".into(), n.evaluate_fresh(pos)),
+            ],
+            Evaluator::Linear(w) => w.explain(pos),
+        }
+    }
 }
 
-/// The weights evaluations on this thread use.
-#[inline]
-pub fn active_weights() -> &'static Weights {
-    OVERRIDE.with(|c| c.get()).unwrap_or_else(weights)
+/// The incremental evaluation state of one search thread along its current line: entry `ply`
+/// belongs to the position at that ply.
+pub enum EvalStack {
+    Nnue(Arc<Network>, Vec<Accumulator>),
+    Linear(Arc<Weights>, Vec<Value>),
 }
 
-/// Static evaluation from the side to move's point of view.
-#[inline]
-pub fn evaluate(pos: &Position) -> Value {
-    let w = active_weights();
-    w.evaluate_with_piece_part(pos, w.piece_part(pos))
-}
+impl EvalStack {
+    /// A stack for lines of up to `plies` plies from `root`.
+    pub fn new(evaluator: &Evaluator, root: &Position, plies: usize) -> EvalStack {
+        match evaluator {
+            Evaluator::Nnue(n) => {
+                let mut accs = vec![Accumulator::default(); plies + 1];
+                n.refresh(root, &mut accs[0]);
+                EvalStack::Nnue(Arc::clone(n), accs)
+            }
+            Evaluator::Linear(w) => {
+                let mut parts = vec![0; plies + 1];
+                parts[0] = w.piece_part(root);
+                EvalStack::Linear(Arc::clone(w), parts)
+            }
+        }
+    }
 
-/// The evaluation split by table, from the side to move's point of view, then `("total", ..)`:
-/// what `kirin eval` prints. The parts add up to the total, which equals `evaluate(pos)`.
-pub fn explain(pos: &Position) -> Vec<(String, i32)> {
-    let w = active_weights();
-    let mut parts = [0i32; TABLES.len()];
-    for_each_feature(pos, |i, sign| {
-        let t = TABLES
-            .iter()
-            .rposition(|&(_, off, _)| off <= i)
-            .unwrap_or(0);
-        parts[t] += sign * w.0[i];
-    });
-    let stm = if pos.side_to_move() == Color::Black {
-        1
-    } else {
-        -1
-    };
-    let mut out: Vec<(String, i32)> = TABLES
-        .iter()
-        .zip(parts)
-        .map(|(&(name, _, _), v)| (name.to_string(), stm * v))
-        .collect();
-    let total = out.iter().map(|(_, v)| v).sum();
-    out.push(("total".to_string(), total));
-    out
-}
+    /// After a move (or a null move) from the position at `ply`: makes entry `ply + 1` for `pos`.
+    #[inline]
+    pub fn push(&mut self, ply: usize, pos: &Position) {
+        match self {
+            EvalStack::Nnue(n, accs) => {
+                let (done, next) = accs.split_at_mut(ply + 1);
+                n.update(pos, &done[ply], &mut next[0]);
+            }
+            EvalStack::Linear(w, parts) => {
+                parts[ply + 1] = if pos.last_move().is_none() {
+                    parts[ply]
+                } else {
+                    w.update_piece_part(pos, parts[ply])
+                };
+            }
+        }
+    }
 
-/// Board value of a piece kind, for move ordering and exchange evaluation.
-#[inline]
-pub fn piece_value(pt: crate::shogi::PieceType) -> Value {
-    active_weights().0[features::BOARD + pt.index()]
+    /// The evaluation of `pos`, the position at `ply`, from the side to move's point of view.
+    #[inline]
+    pub fn evaluate(&self, ply: usize, pos: &Position) -> Value {
+        match self {
+            EvalStack::Nnue(n, accs) => {
+                debug_assert_eq!(
+                    n.evaluate(pos, &accs[ply]),
+                    n.evaluate_fresh(pos),
+                    "{}",
+                    pos.to_sfen()
+                );
+                n.evaluate(pos, &accs[ply])
+            }
+            EvalStack::Linear(w, parts) => {
+                debug_assert_eq!(parts[ply], w.piece_part(pos), "{}", pos.to_sfen());
+                w.evaluate_with_piece_part(pos, parts[ply])
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -213,265 +176,38 @@ mod tests {
     use super::*;
 
     #[test]
-    fn embedded_weights_parse_and_round_trip() {
-        let w = Weights::parse(WEIGHTS_TEXT).expect("weights.txt must parse");
-        let again = Weights::parse(&w.to_text()).unwrap();
-        assert_eq!(w.0, again.0);
-    }
-
-    #[test]
-    fn evaluation_is_antisymmetric_under_board_rotation() {
-        // Rotating the board and swapping colours must negate the Black-view score.
-        let a = Position::from_sfen(
-            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
-        )
-        .unwrap();
-        let b = Position::from_sfen(
-            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2",
-        )
-        .unwrap();
-        assert_eq!(weights().evaluate_black(&a), -weights().evaluate_black(&b));
-        let start = Position::startpos();
-        assert_eq!(weights().evaluate_black(&start), 0);
-    }
-
-    /// The same position with the board rotated and the colours swapped.
-    fn mirror_sfen(sfen: &str) -> String {
-        let f: Vec<&str> = sfen.split_whitespace().collect();
-        let mut grid: Vec<Vec<String>> = Vec::new();
-        for rank in f[0].split('/') {
-            let mut row = Vec::new();
-            let mut promoted = false;
-            for ch in rank.chars() {
-                if ch == '+' {
-                    promoted = true;
-                } else if let Some(n) = ch.to_digit(10) {
-                    row.extend((0..n).map(|_| String::new()));
-                } else {
-                    let c = if ch.is_ascii_uppercase() {
-                        ch.to_ascii_lowercase()
-                    } else {
-                        ch.to_ascii_uppercase()
-                    };
-                    row.push(if promoted {
-                        format!("+{c}")
-                    } else {
-                        c.to_string()
-                    });
-                    promoted = false;
-                }
-            }
-            grid.push(row);
-        }
-        let mut ranks = Vec::new();
-        for row in grid.iter().rev() {
-            let mut t = String::new();
-            let mut empty = 0;
-            for cell in row.iter().rev() {
-                if cell.is_empty() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        t.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    t.push_str(cell);
-                }
-            }
-            if empty > 0 {
-                t.push_str(&empty.to_string());
-            }
-            ranks.push(t);
-        }
-        let side = if f[1] == "b" { "w" } else { "b" };
-        let hand: String = if f[2] == "-" {
-            "-".into()
-        } else {
-            f[2].chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        };
-        format!("{} {side} {hand} {}", ranks.join("/"), f[3])
-    }
-
-    /// Positions from random playouts: openings, middlegames with captures and drops, and
-    /// endgames with many pieces in hand and exposed kings.
-    fn playout_positions(n: usize) -> Vec<Position> {
-        let mut rng = crate::tune::selfplay::Rng(7);
-        let mut out = Vec::new();
-        while out.len() < n {
-            let mut pos = Position::startpos();
-            for _ in 0..200 {
-                let moves = crate::shogi::legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
-                // Prefer captures half of the time so material flows into hands.
-                let caps: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| !m.is_drop() && pos.piece_on(m.to()).is_some())
-                    .collect();
-                let m = if !caps.is_empty() && rng.below(2) == 0 {
-                    caps[rng.below(caps.len() as u64) as usize]
-                } else {
-                    moves[rng.below(moves.len() as u64) as usize]
-                };
-                pos.do_move(m);
-                if rng.below(8) == 0 {
-                    out.push(Position::from_sfen(&pos.to_sfen()).unwrap());
-                }
-            }
-        }
-        out
-    }
-
-    fn random_weights(seed: u64) -> Weights {
-        let mut rng = crate::tune::selfplay::Rng(seed);
-        Weights(
-            (0..NUM_WEIGHTS)
-                .map(|_| rng.below(2001) as i32 - 1000)
-                .collect(),
-        )
-    }
-
-    #[test]
-    fn antisymmetric_for_many_playout_positions_with_every_table_active() {
-        let positions = playout_positions(400);
-        let rw = random_weights(11);
-        let mut seen = [0usize; TABLES.len()];
-        let mut nonzero_bucket = [false; 3]; // ks_attacks, ks_hand_drop, mobility beyond bucket 0
-        for pos in &positions {
-            let m = Position::from_sfen(&mirror_sfen(&pos.to_sfen())).unwrap();
-            assert_eq!(
-                weights().evaluate_black(pos),
-                -weights().evaluate_black(&m),
-                "{}",
-                pos.to_sfen()
-            );
-            assert_eq!(
-                rw.evaluate_black(pos),
-                -rw.evaluate_black(&m),
-                "{}",
-                pos.to_sfen()
-            );
-            assert_eq!(evaluate(pos), evaluate(&m));
-            for_each_feature(pos, |i, _| {
-                let t = TABLES.iter().rposition(|&(_, off, _)| off <= i).unwrap();
-                seen[t] += 1;
-                nonzero_bucket[0] |= (features::KS_ATTACKS + 1..features::KS_DEFENCES).contains(&i);
-                nonzero_bucket[1] |= i > features::KS_HAND_DROP
-                    && i < features::KS_ATTACKS_HAND
-                    && !(i - features::KS_HAND_DROP).is_multiple_of(9);
-                nonzero_bucket[2] |= i >= features::MOBILITY;
-            });
-        }
-        for (t, n) in seen.iter().enumerate() {
-            assert!(*n > 0, "table {} never active", TABLES[t].0);
-        }
-        assert!(nonzero_bucket.iter().all(|&b| b), "{nonzero_bucket:?}");
-    }
-
-    #[test]
-    fn incremental_piece_part_equals_a_fresh_sum_after_every_kind_of_move() {
-        let rw = random_weights(5);
-        let mut seen = [0usize; 5]; // drops, captures, promotions, king moves, other moves
-        for mut pos in playout_positions(150) {
-            for m in crate::shogi::legal_moves(&pos) {
-                for w in [weights(), &rw] {
-                    let before = w.piece_part(&pos);
-                    pos.do_move(m);
-                    let fresh = w.piece_part(&pos);
-                    assert_eq!(
-                        w.update_piece_part(&pos, before),
-                        fresh,
-                        "{m} {}",
-                        pos.to_sfen()
-                    );
-                    let total = w.evaluate_with_piece_part(&pos, fresh);
-                    let expected = if pos.side_to_move() == Color::Black {
-                        w.evaluate_black(&pos)
-                    } else {
-                        -w.evaluate_black(&pos)
-                    };
-                    assert_eq!(total, expected);
-                    pos.undo_move();
-                }
-                let moved = if m.is_drop() {
-                    None
-                } else {
-                    Some(pos.piece_on(m.from()).kind())
-                };
-                let slot = if m.is_drop() {
-                    0
-                } else if pos.piece_on(m.to()).is_some() {
-                    1
-                } else if m.is_promotion() {
-                    2
-                } else if moved == Some(PieceType::King) {
-                    3
-                } else {
-                    4
-                };
-                seen[slot] += 1;
-            }
-        }
-        assert!(seen.iter().all(|&n| n > 100), "{seen:?}");
-    }
-
-    #[test]
-    fn explain_parts_sum_to_evaluate() {
-        for pos in playout_positions(100) {
-            let parts = explain(&pos);
-            let (name, total) = parts.last().unwrap().clone();
-            assert_eq!(name, "total");
-            assert_eq!(total, evaluate(&pos));
-            let sum: i32 = parts[..parts.len() - 1].iter().map(|(_, v)| v).sum();
-            assert_eq!(sum, total);
-            assert_eq!(parts.len(), TABLES.len() + 1);
-        }
-    }
-
-    #[test]
-    fn handset_weights_parse_and_cover_every_table() {
-        let w = Weights::parse(include_str!("weights_handset.txt")).expect("handset must parse");
-        assert_eq!(w.0.len(), NUM_WEIGHTS);
-    }
-
-    #[test]
-    fn king_attacks_count_against_the_attacked_side() {
-        // Same material; White's dragon attacks the squares next to Black's king in the second.
-        let quiet = Position::from_sfen("+r3k4/9/9/9/9/9/9/9/4K4 b - 1").unwrap();
-        let attacked = Position::from_sfen("4k4/9/9/9/9/9/6+r2/9/4K4 b - 1").unwrap();
-        let w = Weights::parse(include_str!("weights_handset.txt")).unwrap();
-        let parts = |p: &Position| {
-            let mut s = 0;
-            for_each_feature(p, |i, sign| {
-                if (features::KS_ATTACKS..features::MOBILITY).contains(&i) {
-                    s += sign * w.0[i];
-                }
-            });
-            s
-        };
-        assert!(
-            parts(&attacked) < parts(&quiet),
-            "{} vs {}",
-            parts(&attacked),
-            parts(&quiet)
-        );
-    }
-
-    #[test]
-    fn material_matters() {
+    fn the_embedded_network_loads_and_sees_material() {
+        let net = embedded_network().expect("embedded network must load");
         let up_a_rook =
             Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1")
                 .unwrap();
-        assert!(evaluate(&up_a_rook) > 500);
+        assert!(net.evaluate_fresh(&up_a_rook) > 300);
+        let start = net.evaluate_fresh(&Position::startpos());
+        assert!(start.abs() < 150, "{start}");
+    }
+
+    #[test]
+    fn explain_ends_with_the_total() {
+        for e in [Evaluator::default(), Evaluator::linear()] {
+            let pos = Position::startpos();
+            let parts = e.explain(&pos);
+            assert_eq!(
+                parts.last().unwrap(),
+                &("total".to_string(), e.evaluate(&pos))
+            );
+        }
+    }
+
+    #[test]
+    fn load_refuses_bad_files_with_the_path_in_the_message() {
+        let dir = std::env::temp_dir().join(format!("kirin-eval-test-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let bad = dir.join("bad.nnue");
+        std::fs::write(&bad, b"KIRINNET\x01\x00\x00\x00garbage").unwrap();
+        let err = Evaluator::load(bad.to_str().unwrap()).err().unwrap();
+        assert!(err.contains("bad.nnue"), "{err}");
+        assert!(Evaluator::load("/nonexistent/x.nnue").is_err());
+        assert_eq!(Evaluator::load("linear").unwrap().name(), "linear");
+        std::fs::remove_dir_all(&dir).ok();
     }
 }

@@ -5,6 +5,7 @@ use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{MATE_IN_MAX_PLY, MAX_PLY, RootMove, VALUE_INFINITE, VALUE_MATE, Worker};
 use super::{Limits, Outcome, PvInfo, Report, Score, ScoreBound, SearchControl, SearchOptions};
+use crate::eval::Evaluator;
 use crate::shogi::{EnteringKingRule, Move, MoveList, Position, legal_moves, movegen};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -25,18 +26,18 @@ pub fn to_score(v: i32) -> Score {
     }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub fn think(
     pos: &Position,
     limits: &Limits,
     opts: &SearchOptions,
     tt: &TranspositionTable,
     control: &SearchControl,
+    evaluator: &Evaluator,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> Outcome {
     let start = limits.start.unwrap_or_else(Instant::now);
-    // Load the weights here, before any search thread exists, not lazily inside one.
-    crate::eval::weights();
-    let outcome = decide(pos, limits, opts, tt, control, report, start);
+    let outcome = decide(pos, limits, opts, tt, control, evaluator, report, start);
     // In ponder and infinite mode the answer waits for `stop` or `ponderhit`.
     while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
         std::thread::sleep(Duration::from_millis(1));
@@ -77,6 +78,7 @@ fn decide(
     opts: &SearchOptions,
     tt: &TranspositionTable,
     control: &SearchControl,
+    evaluator: &Evaluator,
     report: &mut (dyn FnMut(Report) + Send),
     start: Instant,
 ) -> Outcome {
@@ -129,7 +131,7 @@ fn decide(
             let (pos, rm, counters) = (pos.clone(), root_moves.clone(), &counters);
             let builder = std::thread::Builder::new().stack_size(64 << 20);
             let spawned = builder.spawn_scoped(s, move || {
-                let mut w = Worker::new(pos, rm, tt, control, opts, counters, id, start);
+                let mut w = Worker::new(pos, rm, tt, control, opts, counters, id, start, evaluator);
                 iterate(&mut w, max_depth, limits, opts, &mut |_| {}, tt, start);
                 ThreadResult {
                     depth: w.completed_depth,
@@ -150,6 +152,7 @@ fn decide(
             &counters,
             0,
             start,
+            evaluator,
         );
         main.time = time;
         main.node_limit = node_limit;

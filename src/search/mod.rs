@@ -12,6 +12,7 @@ pub mod time;
 pub mod tt;
 pub mod worker;
 
+use crate::eval::Evaluator;
 use crate::shogi::{EnteringKingRule, Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -191,9 +192,11 @@ impl SearchControl {
     }
 }
 
-/// Owns what outlives one search: the transposition table and the control block.
+/// Owns what outlives one search: the transposition table, the control block and the
+/// evaluation that every search thread uses.
 pub struct Searcher {
     tt: Arc<tt::TranspositionTable>,
+    evaluator: Evaluator,
     control: Arc<SearchControl>,
     /// Whether `prepare` made the control block for the coming `think`.
     prepared: bool,
@@ -203,6 +206,7 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Arc::new(tt::TranspositionTable::new(hash_mb)),
+            evaluator: Evaluator::default(),
             control: Arc::new(SearchControl::default()),
             prepared: false,
         }
@@ -215,6 +219,15 @@ impl Searcher {
             self.tt = Arc::new(tt::TranspositionTable::new(1));
             self.tt = Arc::new(tt::TranspositionTable::new(mb));
         }
+    }
+
+    /// The evaluation for the searches to come (never changed during one).
+    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
+        self.evaluator = evaluator;
+    }
+
+    pub fn evaluator(&self) -> &Evaluator {
+        &self.evaluator
     }
 
     pub fn new_game(&mut self) {
@@ -254,6 +267,14 @@ impl Searcher {
             self.fresh_control(limits.ponder || limits.infinite);
         }
         self.tt.new_search();
-        driver::think(pos, limits, opts, &self.tt, &self.control, report)
+        driver::think(
+            pos,
+            limits,
+            opts,
+            &self.tt,
+            &self.control,
+            &self.evaluator,
+            report,
+        )
     }
 }

@@ -7,7 +7,7 @@ use super::see::{see_ge, value as see_value};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{SearchControl, SearchOptions};
-use crate::eval::{Weights, active_weights};
+use crate::eval::{EvalStack, Evaluator};
 use crate::shogi::{Color, Move, Position, Repetition};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
@@ -111,8 +111,6 @@ struct Frame {
     static_eval: i32,
     piece_to: Option<PieceTo>,
     current: Move,
-    /// `Weights::piece_part` of the position at this ply, carried from the parent.
-    piece_part: i32,
 }
 
 pub struct Worker<'a> {
@@ -120,7 +118,8 @@ pub struct Worker<'a> {
     tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     opts: &'a SearchOptions,
-    weights: &'static Weights,
+    /// The evaluation's incremental state along the current line, one entry per ply.
+    eval: EvalStack,
     node_counters: &'a [AtomicU64],
     pub id: usize,
     hist: Box<Histories>,
@@ -151,22 +150,21 @@ impl<'a> Worker<'a> {
         node_counters: &'a [AtomicU64],
         id: usize,
         start: Instant,
+        evaluator: &Evaluator,
     ) -> Worker<'a> {
         let mut reductions = vec![0; 256];
         for (i, r) in reductions.iter_mut().enumerate().skip(1) {
             *r = (20.0 * (i as f64).ln()) as i32;
         }
         let root_color = pos.side_to_move();
-        // Read on the thread that searches: the tuner gives each thread its own weights.
-        let weights = active_weights();
-        let mut stack = vec![Frame::default(); MAX_PLY + 8];
-        stack[0].piece_part = weights.piece_part(&pos);
+        let stack = vec![Frame::default(); MAX_PLY + 8];
+        let eval = EvalStack::new(evaluator, &pos, MAX_PLY + 8);
         Worker {
             pos,
             tt,
             control,
             opts,
-            weights,
+            eval,
             node_counters,
             id,
             hist: Histories::new(),
@@ -309,22 +307,13 @@ impl<'a> Worker<'a> {
     #[inline]
     fn make_move(&mut self, m: Move, gives_check: bool, ply: usize) {
         self.pos.do_move_with_check(m, gives_check);
-        self.stack[ply + 1].piece_part = self
-            .weights
-            .update_piece_part(&self.pos, self.stack[ply].piece_part);
+        self.eval.push(ply, &self.pos);
     }
 
     /// Static evaluation of the position at `ply`, from the side to move's point of view.
     #[inline]
     fn evaluate(&self, ply: usize) -> i32 {
-        let part = self.stack[ply].piece_part;
-        debug_assert_eq!(
-            part,
-            self.weights.piece_part(&self.pos),
-            "{}",
-            self.pos.to_sfen()
-        );
-        self.weights.evaluate_with_piece_part(&self.pos, part)
+        self.eval.evaluate(ply, &self.pos)
     }
 
     pub fn sel_depth(&self) -> usize {
@@ -480,7 +469,7 @@ impl<'a> Worker<'a> {
                 self.stack[ply].current = Move::NONE;
                 self.stack[ply].piece_to = None;
                 self.pos.do_null_move();
-                self.stack[ply + 1].piece_part = self.stack[ply].piece_part;
+                self.eval.push(ply, &self.pos);
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
                 self.pos.undo_null_move();
                 if self.control.stopped() {

@@ -3,10 +3,11 @@
 //! `for_each_feature` the engine evaluates with) and the weights minimise the mean squared error
 //! between `sigmoid(eval / K)` and a target blended from the game result and the search score.
 
+pub mod nnue;
 pub mod selfplay;
 
-use crate::eval::Weights;
 use crate::eval::features::for_each_feature;
+use crate::eval::linear::Weights;
 use crate::shogi::{Color, Position};
 use rayon::prelude::*;
 
@@ -44,6 +45,26 @@ pub fn features_of(pos: &Position) -> Vec<(u32, i32)> {
 /// A new game starts wherever the move number does not increase; game ids continue from
 /// `first_game`.
 pub fn load_samples(text: &str, first_game: u32) -> Result<Vec<Sample>, String> {
+    read_labelled(text, first_game, |pos, score, result, game| Sample {
+        feats: features_of(pos),
+        stm: if pos.side_to_move() == Color::Black {
+            1.0
+        } else {
+            -1.0
+        },
+        result,
+        score,
+        game,
+    })
+}
+
+/// The generator's lines, each turned into a `T` by `make(position, score, result, game)`,
+/// in parallel. Game ids as in `load_samples`.
+pub fn read_labelled<T: Send>(
+    text: &str,
+    first_game: u32,
+    make: impl Fn(&Position, f64, f64, u32) -> T + Sync,
+) -> Result<Vec<T>, String> {
     let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
     let mut games = Vec::with_capacity(lines.len());
     let (mut game, mut last_ply) = (first_game, u32::MAX);
@@ -77,17 +98,7 @@ pub fn load_samples(text: &str, first_game: u32) -> Result<Vec<Sample>, String> 
                 .trim()
                 .parse()
                 .map_err(|_| format!("data line {}: bad result", n + 1))?;
-            Ok(Sample {
-                feats: features_of(&pos),
-                stm: if pos.side_to_move() == Color::Black {
-                    1.0
-                } else {
-                    -1.0
-                },
-                result,
-                score,
-                game,
-            })
+            Ok(make(&pos, score, result, game))
         })
         .collect()
 }

@@ -1,7 +1,7 @@
 //! Games between two kirin players at a fixed number of nodes per move, in one process and on one
 //! thread: the data generator for the fitting and the match that measures its result.
 
-use crate::eval::{Weights, set_thread_weights};
+use crate::eval::Evaluator;
 use crate::search::{Limits, Outcome, Report, Score, SearchOptions, Searcher};
 use crate::shogi::{Color, Move, Position, Repetition};
 
@@ -11,18 +11,16 @@ pub const MAX_GAME_PLY: u32 = 320;
 /// ends the game as a win for that side.
 pub const ADJUDICATE_CP: i32 = 3000;
 
-/// One side of a game: a searcher and the weights it evaluates with (`None` = embedded).
+/// One side of a game: a searcher with the evaluation it plays with.
 pub struct Player {
     pub searcher: Searcher,
-    pub weights: Option<&'static Weights>,
 }
 
 impl Player {
-    pub fn new(weights: Option<&'static Weights>) -> Player {
-        Player {
-            searcher: Searcher::new(16),
-            weights,
-        }
+    pub fn new(evaluator: Evaluator) -> Player {
+        let mut searcher = Searcher::new(16);
+        searcher.set_evaluator(evaluator);
+        Player { searcher }
     }
 }
 
@@ -100,7 +98,6 @@ pub fn play_game(
         }
         let us = pos.side_to_move();
         let player = &mut players[us.index()];
-        set_thread_weights(player.weights);
         let limits = Limits {
             nodes: Some(nodes(pos.game_ply())),
             ..Limits::default()
@@ -113,7 +110,6 @@ pub fn play_game(
                 score = Some(info.score);
             }
         });
-        set_thread_weights(None);
         let best = match outcome {
             Outcome::Win => break result_for(us),
             Outcome::Resign => break result_for(!us),

@@ -27,6 +27,7 @@ use crossbeam_channel::{Receiver, Sender, select, unbounded};
 use self::io::{Input, Out, read_commands};
 use self::options::Options;
 use self::worker::{Finished, MAX_PERFT_DEPTH, Task, WorkerMessage};
+use crate::eval::Evaluator;
 use crate::search::time::Clock;
 use crate::search::{Limits, Outcome, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{Color, EnteringKingRule, Move, Position, legal_moves};
@@ -70,6 +71,10 @@ struct Engine {
     /// `None` before the first `isready` or `go` (the table is allocated then, not at
     /// start-up, so `usi` is answered at once) and while a search task holds it.
     searcher: Option<Searcher>,
+    /// The evaluation searches use: the embedded network unless `EvalFile` names another.
+    evaluator: Evaluator,
+    /// The `EvalFile` value `evaluator` was made from (loaded at `isready` when it changes).
+    eval_file_loaded: String,
     /// `setoption` and `usinewgame` that arrived while a task ran; applied when it ends.
     deferred_options: Vec<(String, Option<String>)>,
     deferred_new_game: bool,
@@ -157,6 +162,8 @@ impl Engine {
             options: Options::default(),
             position: None,
             searcher: None,
+            evaluator: Evaluator::default(),
+            eval_file_loaded: String::new(),
             deferred_options: Vec::new(),
             deferred_new_game: false,
             running: None,
@@ -236,13 +243,16 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::Eval => {
                 let pos = self.position_or_start();
-                for (part, value) in crate::eval::explain(&pos) {
+                for (part, value) in self.evaluator.explain(&pos) {
                     if part != "total" {
                         self.out.info_string(format!("eval {part} {value}"));
                     }
                 }
-                let cp = crate::eval::evaluate(&pos);
-                self.out.info_string(format!("eval {cp} (side to move)"));
+                let cp = self.evaluator.evaluate(&pos);
+                self.out.info_string(format!(
+                    "eval {cp} (side to move, {})",
+                    self.evaluator.name()
+                ));
             }
             Command::Display => {
                 for line in self.position_or_start().diagram().lines() {
@@ -275,16 +285,46 @@ impl Engine {
         self.running.is_none() && self.queue.is_empty()
     }
 
-    /// The heavy part of start-up: the hash table and the evaluation weights.
+    /// The heavy part of start-up: the hash table and the evaluation.
     fn prepare(&mut self) {
+        self.load_eval_file();
         self.ensure_searcher(self.options.hash_mb);
-        crate::eval::weights();
+    }
+
+    /// Loads the file `EvalFile` names, when it changed. A file that cannot be used gets one
+    /// error line and the embedded network plays.
+    fn load_eval_file(&mut self) {
+        let name = self.options.eval_file.clone();
+        if name == self.eval_file_loaded {
+            return;
+        }
+        self.eval_file_loaded = name.clone();
+        self.evaluator = if name.is_empty() {
+            Evaluator::default()
+        } else {
+            let path = self.options.eval_path();
+            match Evaluator::load(&path) {
+                Ok(e) => {
+                    self.out
+                        .info_string(format!("EvalFile: {path} loaded ({})", e.name()));
+                    e
+                }
+                Err(e) => {
+                    self.out
+                        .error(format!("EvalFile: {e}; playing with the embedded network"));
+                    Evaluator::default()
+                }
+            }
+        };
     }
 
     fn ensure_searcher(&mut self, hash_mb: usize) {
         match &mut self.searcher {
             Some(searcher) => searcher.set_hash_size(hash_mb),
             None => self.searcher = Some(Searcher::new(hash_mb)),
+        }
+        if let Some(searcher) = &mut self.searcher {
+            searcher.set_evaluator(self.evaluator.clone());
         }
     }
 
@@ -536,6 +576,7 @@ impl Engine {
                     None => Searcher::new(hash_mb),
                 };
                 searcher.set_hash_size(hash_mb);
+                searcher.set_evaluator(self.evaluator.clone());
                 // A fresh control block per search, made before the worker starts, so that a
                 // `stop` or `ponderhit` arriving at once is never lost.
                 running.control =

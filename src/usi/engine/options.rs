@@ -35,6 +35,8 @@ pub struct Options {
     pub nodes_limit: u64,
     pub consideration_mode: bool,
     pub mate_hash_mb: usize,
+    /// Evaluation file (network or linear weights); empty = the embedded network.
+    pub eval_file: String,
 }
 
 /// What `setoption` may carry for one option, with its bounds.
@@ -207,6 +209,11 @@ fn specs() -> Vec<Spec> {
             kind: spin(64, 1, MAX_HASH_MB),
             set: |o, v| o.mate_hash_mb = int(v) as usize,
         },
+        Spec {
+            name: "EvalFile",
+            kind: Kind::Filename(""),
+            set: |o, v| o.eval_file = text(v),
+        },
     ]
 }
 
@@ -233,6 +240,7 @@ impl Default for Options {
             nodes_limit: 0,
             consideration_mode: false,
             mate_hash_mb: 1,
+            eval_file: String::new(),
         };
         // The declared defaults are the starting values, by construction.
         for spec in specs() {
@@ -300,6 +308,19 @@ impl Options {
             .ok()
             .and_then(|exe| exe.parent().map(Path::to_path_buf));
         resolve_against(&self.book_file, exe_dir.as_deref())
+    }
+
+    /// `EvalFile` as a path, resolved like `BookFile`; `linear` (the embedded linear
+    /// evaluation) stays a name.
+    pub fn eval_path(&self) -> String {
+        if self.eval_file == "linear" {
+            return self.eval_file.clone();
+        }
+        let exe_dir = std::env::current_exe()
+            .ok()
+            .and_then(|exe| exe.parent().map(Path::to_path_buf));
+        resolve_against(&self.eval_file, exe_dir.as_deref())
+            .map_or_else(String::new, |p| p.to_string_lossy().into_owned())
     }
 
     /// What the search is told for one `go`.
@@ -450,6 +471,7 @@ mod tests {
             "NodesLimit",
             "ConsiderationMode",
             "MateHash",
+            "EvalFile",
         ] {
             assert!(find(name).is_some(), "{name} not declared");
         }

@@ -19,6 +19,8 @@ use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, 
 /// Deepest `go perft` served: depth 10 from the start position would run for days.
 pub const MAX_PERFT_DEPTH: u32 = 9;
 
+// One task is made and moved per `go`: its size costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 pub enum Task {
     Search {
         pos: Position,

@@ -1,0 +1,539 @@
+//! Training the network: a float copy of `(2344 -> h) x 2 -> 1` fitted by Adam to the blend
+//! `lambda * result + (1 - lambda) * sigmoid(score / CP_PER_LOGIT)`, the prediction being
+//! `sigmoid(output)`. Positions are stored as Black's list of active inputs; White's list is its
+//! image under `flip_input`, and each epoch half of the positions are seen mirrored left to right.
+//! The first layer's gradient is sparse (40 rows per position), so each thread accumulates into
+//! its own dense buffer and the buffers are summed once per batch.
+
+use super::read_labelled;
+use crate::eval::CP_PER_LOGIT;
+use crate::eval::nnue::features::{self, flip_input, mirror_input};
+use crate::eval::nnue::{HIDDEN, INPUTS, MAX_ACTIVE, Network, QA, QB};
+use crate::shogi::Color;
+use rayon::prelude::*;
+
+/// Largest first-layer weight and bias: 40 rows of at most this, scaled by `QA`, stay within i16.
+const FT_CLIP: f32 = 1.98;
+const OUT_CLIP: f32 = 8.0;
+
+/// One training position.
+#[derive(Clone, Debug)]
+pub struct Labelled {
+    /// Active inputs from Black's point of view; `n` of them are used.
+    inputs: [u16; MAX_ACTIVE],
+    n: u8,
+    white_to_move: bool,
+    /// Search score from the side to move's view, in engine units.
+    pub score: f32,
+    /// 1 win, 0.5 draw, 0 loss for the side to move.
+    pub result: f32,
+    pub game: u32,
+}
+
+impl Labelled {
+    pub fn new(pos: &crate::shogi::Position, score: f64, result: f64, game: u32) -> Labelled {
+        let mut inputs = [0u16; MAX_ACTIVE];
+        let mut n = 0;
+        features::active(pos, Color::Black, |i| {
+            if n < MAX_ACTIVE {
+                inputs[n] = i as u16;
+                n += 1;
+            }
+        });
+        Labelled {
+            inputs,
+            n: n as u8,
+            white_to_move: pos.side_to_move() == Color::White,
+            score: score as f32,
+            result: result as f32,
+            game,
+        }
+    }
+
+    /// The inputs of the side to move's perspective and of the other, optionally mirrored.
+    fn perspectives(&self, mirror: bool) -> ([u16; MAX_ACTIVE], [u16; MAX_ACTIVE], usize) {
+        let n = usize::from(self.n);
+        let mut black = self.inputs;
+        if mirror {
+            for x in &mut black[..n] {
+                *x = mirror_input(usize::from(*x)) as u16;
+            }
+        }
+        let mut white = [0u16; MAX_ACTIVE];
+        for (w, b) in white.iter_mut().zip(&black[..n]) {
+            *w = flip_input(usize::from(*b)) as u16;
+        }
+        if self.white_to_move {
+            (white, black, n)
+        } else {
+            (black, white, n)
+        }
+    }
+
+    fn target(&self, lambda: f32) -> f32 {
+        let from_score = sigmoid(self.score / CP_PER_LOGIT as f32);
+        lambda * self.result + (1.0 - lambda) * from_score
+    }
+}
+
+/// Reads generator lines (`<sfen>\t<score>\t<result>`) into training positions.
+pub fn load(text: &str, first_game: u32) -> Result<Vec<Labelled>, String> {
+    read_labelled(text, first_game, Labelled::new)
+}
+
+#[inline]
+fn sigmoid(x: f32) -> f32 {
+    1.0 / (1.0 + (-x).exp())
+}
+
+/// The float network: its parameters in one vector, laid out as `ft_weights` (INPUTS rows of
+/// `h`), `ft_bias` (h), `out_weights` (2h: side to move's half first), `out_bias` (1).
+#[derive(Clone, Debug)]
+pub struct FloatNet {
+    pub h: usize,
+    pub params: Vec<f32>,
+}
+
+impl FloatNet {
+    fn len(h: usize) -> usize {
+        INPUTS * h + h + 2 * h + 1
+    }
+    fn ft_bias_at(&self) -> usize {
+        INPUTS * self.h
+    }
+    fn out_at(&self) -> usize {
+        INPUTS * self.h + self.h
+    }
+
+    /// Small random weights (seeded), zero biases.
+    pub fn random(h: usize, seed: u64) -> FloatNet {
+        let mut rng = super::selfplay::Rng(seed);
+        let mut params = vec![0f32; FloatNet::len(h)];
+        let ft_range = 1.0 / (MAX_ACTIVE as f32).sqrt();
+        let out_range = 1.0 / ((2 * h) as f32).sqrt();
+        let net = FloatNet { h, params: vec![] };
+        let (b_at, o_at) = (net.ft_bias_at(), net.out_at());
+        for (i, p) in params.iter_mut().enumerate() {
+            let u = rng.unit() as f32 * 2.0 - 1.0;
+            if i < b_at {
+                *p = u * ft_range;
+            } else if i >= o_at && i < o_at + 2 * h {
+                *p = u * out_range;
+            }
+        }
+        FloatNet { h, params }
+    }
+
+    /// The hidden sums of both perspectives, then the output (the predicted logit).
+    fn forward(&self, us: &[u16], them: &[u16], acc: &mut [f32]) -> f32 {
+        let h = self.h;
+        let bias = &self.params[self.ft_bias_at()..self.ft_bias_at() + h];
+        for (half, inputs) in acc.chunks_exact_mut(h).zip([us, them]) {
+            half.copy_from_slice(bias);
+            for &i in inputs {
+                let row = &self.params[usize::from(i) * h..usize::from(i) * h + h];
+                for (a, w) in half.iter_mut().zip(row) {
+                    *a += w;
+                }
+            }
+        }
+        let out = &self.params[self.out_at()..self.out_at() + 2 * h];
+        let mut y = self.params[self.out_at() + 2 * h];
+        for (a, w) in acc.iter().zip(out) {
+            y += a.clamp(0.0, 1.0) * w;
+        }
+        y
+    }
+
+    /// The predicted logit for a position of the rules core.
+    pub fn logit(&self, pos: &crate::shogi::Position) -> f32 {
+        let p = Labelled::new(pos, 0.0, 0.0, 0);
+        let (us, them, n) = p.perspectives(false);
+        let mut acc = vec![0f32; 2 * self.h];
+        self.forward(&us[..n], &them[..n], &mut acc)
+    }
+
+    /// Adds the gradient of the squared error for one position to `grad`; returns the error.
+    fn backward(
+        &self,
+        p: &Labelled,
+        mirror: bool,
+        lambda: f32,
+        acc: &mut [f32],
+        grad: &mut [f32],
+    ) -> f32 {
+        let h = self.h;
+        let (us, them, n) = p.perspectives(mirror);
+        let y = self.forward(&us[..n], &them[..n], acc);
+        let prob = sigmoid(y);
+        let err = prob - p.target(lambda);
+        let g = 2.0 * err * prob * (1.0 - prob);
+        let (b_at, o_at) = (self.ft_bias_at(), self.out_at());
+        grad[o_at + 2 * h] += g;
+        for k in 0..2 * h {
+            let a = acc[k];
+            grad[o_at + k] += g * a.clamp(0.0, 1.0);
+            // The clipped ReLU passes gradient only strictly inside its range.
+            acc[k] = if a > 0.0 && a < 1.0 {
+                g * self.params[o_at + k]
+            } else {
+                0.0
+            };
+        }
+        for (half, inputs) in acc.chunks_exact(h).zip([&us[..n], &them[..n]]) {
+            for (gb, d) in grad[b_at..b_at + h].iter_mut().zip(half) {
+                *gb += d;
+            }
+            for &i in inputs {
+                let row = &mut grad[usize::from(i) * h..usize::from(i) * h + h];
+                for (gw, d) in row.iter_mut().zip(half) {
+                    *gw += d;
+                }
+            }
+        }
+        err * err
+    }
+
+    /// Mean squared error over `data` (not mirrored).
+    pub fn loss(&self, data: &[Labelled], lambda: f32) -> f64 {
+        if data.is_empty() {
+            return 0.0;
+        }
+        let sum: f64 = data
+            .par_chunks(4096)
+            .map(|chunk| {
+                let mut acc = vec![0f32; 2 * self.h];
+                chunk
+                    .iter()
+                    .map(|p| {
+                        let (us, them, n) = p.perspectives(false);
+                        let y = self.forward(&us[..n], &them[..n], &mut acc);
+                        f64::from((sigmoid(y) - p.target(lambda)).powi(2))
+                    })
+                    .sum::<f64>()
+            })
+            .sum();
+        sum / data.len() as f64
+    }
+
+    /// The integer network the engine runs. Needs `h == HIDDEN`.
+    pub fn quantise(&self) -> Result<Network, String> {
+        if self.h != HIDDEN {
+            return Err(format!(
+                "the engine runs {HIDDEN} neurons, this net has {}",
+                self.h
+            ));
+        }
+        let q = |x: f32, scale: i32| (x * scale as f32).round().clamp(-32767.0, 32767.0) as i16;
+        let mut bias = [0i16; HIDDEN];
+        for (b, x) in bias.iter_mut().zip(&self.params[self.ft_bias_at()..]) {
+            *b = q(*x, QA);
+        }
+        let weights = self.params[..INPUTS * HIDDEN]
+            .chunks_exact(HIDDEN)
+            .map(|row| {
+                let mut r = [0i16; HIDDEN];
+                for (w, x) in r.iter_mut().zip(row) {
+                    *w = q(*x, QA);
+                }
+                r
+            })
+            .collect();
+        let mut out = [[0i16; HIDDEN]; 2];
+        let o = &self.params[self.out_at()..];
+        for (k, x) in o[..2 * HIDDEN].iter().enumerate() {
+            out[k / HIDDEN][k % HIDDEN] = q(*x, QB);
+        }
+        let out_bias = (o[2 * HIDDEN] * (QA * QB) as f32).round() as i32;
+        Network::from_parts(bias, weights, out, out_bias)
+    }
+
+    /// Parameters and the optimiser's moments, for resuming a run.
+    pub fn checkpoint_bytes(&self, adam: &Adam, epoch: usize) -> Vec<u8> {
+        let mut b = Vec::with_capacity(12 * self.params.len() + 32);
+        b.extend_from_slice(b"KIRINCKP");
+        b.extend_from_slice(&(self.h as u64).to_le_bytes());
+        b.extend_from_slice(&(epoch as u64).to_le_bytes());
+        b.extend_from_slice(&adam.t.to_le_bytes());
+        for v in [&self.params, &adam.m, &adam.v] {
+            for x in v.iter() {
+                b.extend_from_slice(&x.to_le_bytes());
+            }
+        }
+        b
+    }
+
+    pub fn from_checkpoint(bytes: &[u8]) -> Result<(FloatNet, Adam, usize), String> {
+        if bytes.len() < 32 || &bytes[..8] != b"KIRINCKP" {
+            return Err("not a training checkpoint".into());
+        }
+        let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
+        let (h, epoch, t) = (word(8) as usize, word(16) as usize, word(24));
+        let len = FloatNet::len(h);
+        if bytes.len() != 32 + 12 * len {
+            return Err("checkpoint has the wrong size".into());
+        }
+        let floats: Vec<f32> = bytes[32..]
+            .chunks_exact(4)
+            .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
+        let net = FloatNet {
+            h,
+            params: floats[..len].to_vec(),
+        };
+        let adam = Adam {
+            m: floats[len..2 * len].to_vec(),
+            v: floats[2 * len..].to_vec(),
+            t,
+        };
+        Ok((net, adam, epoch))
+    }
+
+    fn clip(&mut self) {
+        let o_at = self.out_at();
+        for (i, p) in self.params.iter_mut().enumerate() {
+            *p = if i < o_at {
+                p.clamp(-FT_CLIP, FT_CLIP)
+            } else {
+                p.clamp(-OUT_CLIP, OUT_CLIP)
+            };
+        }
+    }
+}
+
+/// Adam's running moments.
+#[derive(Clone, Debug)]
+pub struct Adam {
+    m: Vec<f32>,
+    v: Vec<f32>,
+    t: u64,
+}
+
+impl Adam {
+    pub fn new(n: usize) -> Adam {
+        Adam {
+            m: vec![0.0; n],
+            v: vec![0.0; n],
+            t: 0,
+        }
+    }
+
+    fn step(&mut self, params: &mut [f32], grad: &[f32], lr: f32) {
+        const B1: f32 = 0.9;
+        const B2: f32 = 0.999;
+        self.t += 1;
+        let c1 = 1.0 - B1.powi(self.t as i32);
+        let c2 = 1.0 - B2.powi(self.t as i32);
+        params
+            .par_chunks_mut(1 << 16)
+            .zip(grad.par_chunks(1 << 16))
+            .zip(self.m.par_chunks_mut(1 << 16))
+            .zip(self.v.par_chunks_mut(1 << 16))
+            .for_each(|(((p, g), m), v)| {
+                for k in 0..p.len() {
+                    m[k] = B1 * m[k] + (1.0 - B1) * g[k];
+                    v[k] = B2 * v[k] + (1.0 - B2) * g[k] * g[k];
+                    p[k] -= lr * (m[k] / c1) / ((v[k] / c2).sqrt() + 1e-8);
+                }
+            });
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub epochs: usize,
+    pub batch: usize,
+    pub lr: f32,
+    /// Final learning rate as a fraction of `lr` (cosine decay).
+    pub lr_end: f32,
+    pub lambda: f32,
+    pub seed: u64,
+}
+
+/// Trains `net` from epoch `first_epoch` on; `after_epoch(net, adam, epoch, train_loss,
+/// valid_loss)` runs after each epoch (reporting, checkpoints).
+pub fn train(
+    net: &mut FloatNet,
+    adam: &mut Adam,
+    first_epoch: usize,
+    data: &[Labelled],
+    valid: &[Labelled],
+    cfg: &TrainConfig,
+    mut after_epoch: impl FnMut(&FloatNet, &Adam, usize, f64, f64),
+) {
+    let threads = rayon::current_num_threads().max(1);
+    let mut grads: Vec<Vec<f32>> = (0..threads).map(|_| vec![0f32; net.params.len()]).collect();
+    let mut order: Vec<u32> = (0..data.len() as u32).collect();
+    for epoch in first_epoch..cfg.epochs {
+        // The same shuffle for an epoch whether or not the run was resumed.
+        let mut erng = super::selfplay::Rng(cfg.seed ^ (epoch as u64).wrapping_mul(0x9E37_79B9));
+        for i in (1..order.len()).rev() {
+            order.swap(i, erng.below(i as u64 + 1) as usize);
+        }
+        let progress = epoch as f32 / cfg.epochs.max(1) as f32;
+        let lr = cfg.lr
+            * (cfg.lr_end
+                + (1.0 - cfg.lr_end) * 0.5 * (1.0 + (std::f32::consts::PI * progress).cos()));
+        let mut train_loss = 0.0f64;
+        for batch in order.chunks(cfg.batch) {
+            let per = batch.len().div_ceil(threads);
+            let net_ref = &*net;
+            let losses: Vec<f64> = grads
+                .par_iter_mut()
+                .zip(batch.par_chunks(per.max(1)))
+                .map(|(g, idx)| {
+                    g.iter_mut().for_each(|x| *x = 0.0);
+                    let mut acc = vec![0f32; 2 * net_ref.h];
+                    idx.iter()
+                        .map(|&i| {
+                            // Half of the positions of every epoch mirrored, a different half
+                            // each epoch.
+                            let mirror = (i as u64 ^ epoch as u64).count_ones() % 2 == 1;
+                            let p = &data[i as usize];
+                            f64::from(net_ref.backward(p, mirror, cfg.lambda, &mut acc, g))
+                        })
+                        .sum()
+                })
+                .collect();
+            train_loss += losses.iter().sum::<f64>();
+            let used = batch.len().div_ceil(per.max(1)).min(threads);
+            let (first, rest) = grads.split_at_mut(1);
+            let scale = 1.0 / batch.len() as f32;
+            first[0]
+                .par_chunks_mut(1 << 16)
+                .enumerate()
+                .for_each(|(c, dst)| {
+                    let (at, len) = (c << 16, dst.len());
+                    for other in &rest[..used - 1] {
+                        for (d, s) in dst.iter_mut().zip(&other[at..at + len]) {
+                            *d += s;
+                        }
+                    }
+                    for d in dst.iter_mut() {
+                        *d *= scale;
+                    }
+                });
+            adam.step(&mut net.params, &first[0], lr);
+            net.clip();
+        }
+        let train_loss = train_loss / data.len().max(1) as f64;
+        let valid_loss = net.loss(valid, cfg.lambda);
+        after_epoch(net, adam, epoch + 1, train_loss, valid_loss);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::legal_moves;
+
+    /// Positions from random playouts labelled by material (a pawn 1, a rook 6, ...), so that
+    /// there is something learnable.
+    fn toy_data(n: usize, seed: u64) -> Vec<Labelled> {
+        let mut rng = super::super::selfplay::Rng(seed);
+        let mut out = Vec::new();
+        let value = |pos: &crate::shogi::Position, c: Color| -> f64 {
+            use crate::shogi::PieceType as P;
+            let v = |k: P| match k.unpromote() {
+                P::Pawn => 1.0,
+                P::Lance | P::Knight => 3.0,
+                P::Silver | P::Gold => 5.0,
+                P::Bishop | P::Rook => 8.0,
+                _ => 0.0,
+            };
+            let mut s = 0.0;
+            let mut bb = pos.pieces_of(c);
+            while let Some(sq) = bb.pop() {
+                s += v(pos.piece_on(sq).kind());
+            }
+            for k in crate::shogi::PieceType::HAND {
+                s += v(k) * f64::from(pos.hand(c).count(k));
+            }
+            s
+        };
+        while out.len() < n {
+            let mut pos = crate::shogi::Position::startpos();
+            for _ in 0..80 {
+                let moves = legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+                let us = pos.side_to_move();
+                let diff = value(&pos, us) - value(&pos, !us);
+                let score = diff * 100.0;
+                let result = if diff > 0.0 {
+                    1.0
+                } else if diff < 0.0 {
+                    0.0
+                } else {
+                    0.5
+                };
+                out.push(Labelled::new(&pos, score, result, out.len() as u32 / 40));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn training_lowers_the_loss_and_the_quantised_net_agrees_with_the_float_net() {
+        let data = toy_data(6000, 1);
+        let valid = toy_data(1000, 2);
+        let mut net = FloatNet::random(HIDDEN, 7);
+        let mut adam = Adam::new(net.params.len());
+        let before = net.loss(&valid, 0.5);
+        let cfg = TrainConfig {
+            epochs: 6,
+            batch: 256,
+            lr: 2e-3,
+            lr_end: 0.1,
+            lambda: 0.5,
+            seed: 3,
+        };
+        let mut last = f64::MAX;
+        train(
+            &mut net,
+            &mut adam,
+            0,
+            &data,
+            &valid,
+            &cfg,
+            |_, _, _, _, v| last = v,
+        );
+        assert!(last < before * 0.7, "validation loss {before} -> {last}");
+
+        // The integer network follows the float one within a small tolerance on the engine's
+        // scale (one unit of the float output is CP_PER_LOGIT).
+        let q = net.quantise().unwrap();
+        let mut worst = 0.0f64;
+        let mut rng = super::super::selfplay::Rng(5);
+        let mut pos = crate::shogi::Position::startpos();
+        for _ in 0..300 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                pos = crate::shogi::Position::startpos();
+                continue;
+            }
+            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+            let float = f64::from(net.logit(&pos)) * f64::from(CP_PER_LOGIT);
+            let int = f64::from(q.evaluate_fresh(&pos));
+            worst = worst.max((float - int).abs());
+        }
+        // 30 engine units is a third of a pawn.
+        assert!(worst < 30.0, "quantisation error up to {worst}");
+    }
+
+    #[test]
+    fn a_checkpoint_restores_the_net_and_the_optimiser() {
+        let net = FloatNet::random(8, 1);
+        let mut adam = Adam::new(net.params.len());
+        adam.t = 12;
+        adam.m[3] = 0.5;
+        let bytes = net.checkpoint_bytes(&adam, 4);
+        let (n2, a2, e) = FloatNet::from_checkpoint(&bytes).unwrap();
+        assert_eq!((n2.h, e, a2.t), (8, 4, 12));
+        assert_eq!(n2.params, net.params);
+        assert_eq!(a2.m, adam.m);
+        assert!(FloatNet::from_checkpoint(&bytes[..100]).is_err());
+    }
+}
