@@ -4,12 +4,15 @@
 //! (`Weights::piece_part`) from move to move and computes only the rest at each node.
 
 pub mod features;
+mod scale;
 
 use crate::shogi::{Color, PieceType, Position};
 pub use features::{NUM_WEIGHTS, TABLES, for_each_feature, for_each_piece_feature};
 use features::{for_each_dynamic_feature, for_each_feature_of_piece, hand_feature, sign_of};
 use std::cell::Cell;
 use std::sync::OnceLock;
+
+pub use scale::{REPORT_SCALE, ReportScale, from_reported_cp, to_reported_cp};
 
 /// Centipawn-like units; a pawn on the board is worth about 90.
 pub type Value = i32;

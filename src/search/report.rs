@@ -1,0 +1,290 @@
+//! What the search tells the user while it runs, and when: principal variations after each
+//! iteration, spaced by `PvInterval`; fail-high/fail-low lines unless `OutputFailLHPV` is off;
+//! a progress line about once a second when nothing else was said; and, before the answer, the
+//! final variation, which always starts with the move played. In `ConsiderationMode` every
+//! iteration is reported at once and each variation is extended from the hash table.
+//!
+//! Reports are shared by the main search thread and a progress timer, so every output goes
+//! through one lock; the search threads never wait on it except to print.
+
+use super::tt::TranspositionTable;
+use super::{PvInfo, Report, SearchControl, SearchOptions};
+use crate::shogi::{Move, Position};
+use std::collections::HashSet;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::time::{Duration, Instant};
+
+/// How long the search may stay silent before a progress line is printed.
+pub const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+/// Fail-high/fail-low lines only after this much thinking: early on they would only flood.
+const BOUND_LINES_AFTER: Duration = Duration::from_millis(2000);
+/// Longest variation built from the hash table in `ConsiderationMode`.
+const MAX_EXTENDED_PV: usize = 64;
+
+/// Which reports to send.
+#[derive(Clone, Copy, Debug)]
+struct Policy {
+    /// Least time between two principal-variation reports; zero reports every iteration.
+    pv_interval: Duration,
+    /// Whether aspiration fail-high/fail-low lines are reported.
+    bound_lines: bool,
+    /// Whether each variation is extended from the hash table.
+    extend_from_tt: bool,
+    multipv: usize,
+}
+
+impl Policy {
+    fn new(opts: &SearchOptions) -> Policy {
+        let analysis = opts.consideration_mode;
+        Policy {
+            pv_interval: if analysis {
+                Duration::ZERO
+            } else {
+                Duration::from_millis(opts.pv_interval_ms)
+            },
+            bound_lines: opts.output_fail_lh_pv && !analysis,
+            extend_from_tt: analysis,
+            multipv: opts.multipv.max(1),
+        }
+    }
+}
+
+struct State {
+    /// When the last principal variation was sent.
+    last_pv: Option<Instant>,
+    /// When anything was last sent.
+    last_output: Instant,
+    /// First move of the last `multipv 1` line sent, `NONE` before any.
+    first_move: Move,
+    /// A completed iteration that was held back by `PvInterval`.
+    pending: Option<Vec<PvInfo>>,
+}
+
+pub struct Reporter<'r> {
+    sink: Mutex<&'r mut (dyn FnMut(Report) + Send)>,
+    policy: Policy,
+    state: Mutex<State>,
+    /// Depth of the iteration the main thread is in, for progress lines.
+    depth: AtomicU32,
+}
+
+impl<'r> Reporter<'r> {
+    pub fn new(opts: &SearchOptions, sink: &'r mut (dyn FnMut(Report) + Send)) -> Reporter<'r> {
+        Reporter {
+            sink: Mutex::new(sink),
+            policy: Policy::new(opts),
+            state: Mutex::new(State {
+                last_pv: None,
+                last_output: Instant::now(),
+                first_move: Move::NONE,
+                pending: None,
+            }),
+            depth: AtomicU32::new(0),
+        }
+    }
+
+    fn send(&self, state: &mut State, report: Report) {
+        if let Report::Pv(info) = &report
+            && info.multipv <= 1
+        {
+            state.first_move = info.pv.first().copied().unwrap_or(Move::NONE);
+        }
+        state.last_output = Instant::now();
+        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        (*sink)(report);
+    }
+
+    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn text(&self, text: impl Into<String>) {
+        let mut state = self.state();
+        self.send(&mut state, Report::Text(text.into()));
+    }
+
+    /// A line sent whatever the policy: the score at a root that needs no search.
+    pub fn immediate(&self, info: PvInfo) {
+        let mut state = self.state();
+        state.last_pv = Some(Instant::now());
+        self.send(&mut state, Report::Pv(info));
+    }
+
+    pub fn set_depth(&self, depth: i32) {
+        self.depth.store(depth.max(0) as u32, Ordering::Relaxed);
+    }
+
+    /// Whether a fail-high/fail-low line would be sent now; asked before building one.
+    pub fn wants_bound_line(&self, elapsed: Duration) -> bool {
+        self.policy.bound_lines
+            && self.policy.multipv == 1
+            && elapsed > BOUND_LINES_AFTER
+            && self.interval_passed(&self.state())
+    }
+
+    pub fn bound_line(&self, info: PvInfo) {
+        let mut state = self.state();
+        state.last_pv = Some(Instant::now());
+        self.send(&mut state, Report::Pv(info));
+    }
+
+    fn interval_passed(&self, state: &State) -> bool {
+        state
+            .last_pv
+            .is_none_or(|at| at.elapsed() >= self.policy.pv_interval)
+    }
+
+    /// A completed iteration, one line per principal variation: sent now, or held back
+    /// until the interval has passed (then the next iteration or the end sends it).
+    pub fn iteration(&self, lines: Vec<PvInfo>) {
+        let mut state = self.state();
+        if self.interval_passed(&state) {
+            state.pending = None;
+            state.last_pv = Some(Instant::now());
+            for info in lines {
+                self.send(&mut state, Report::Pv(info));
+            }
+        } else {
+            state.pending = Some(lines);
+        }
+    }
+
+    /// Sends an iteration held back by the interval: the main thread has finished, and a
+    /// GUI must see its last result even while the answer waits for `stop`.
+    pub fn flush(&self) {
+        let mut state = self.state();
+        if let Some(lines) = state.pending.take() {
+            state.last_pv = Some(Instant::now());
+            for info in lines {
+                self.send(&mut state, Report::Pv(info));
+            }
+        }
+    }
+
+    /// The variations of the result that is played, sent unless the last line already
+    /// started with the move played: after a partial iteration or when another thread's
+    /// result is chosen, the last line shown would otherwise disagree with `bestmove`.
+    pub fn final_lines(&self, lines: Vec<PvInfo>) {
+        self.flush();
+        let mut state = self.state();
+        let Some(first) = lines.first().and_then(|info| info.pv.first().copied()) else {
+            return;
+        };
+        if first != state.first_move {
+            state.last_pv = Some(Instant::now());
+            for info in lines {
+                self.send(&mut state, Report::Pv(info));
+            }
+        }
+    }
+
+    /// A progress line, when nothing was sent for [`PROGRESS_EVERY`].
+    pub fn progress(
+        &self,
+        control: &SearchControl,
+        nodes: u64,
+        elapsed: Duration,
+        hashfull: impl FnOnce() -> u32,
+    ) {
+        let mut state = self.state();
+        if state.last_output.elapsed() < PROGRESS_EVERY {
+            return;
+        }
+        let time_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
+        let report = Report::Progress {
+            depth: self.depth.load(Ordering::Relaxed),
+            currmove: control.root_move(),
+            nodes,
+            nps: nodes.saturating_mul(1000) / time_ms.max(1),
+            time_ms,
+            hashfull: hashfull(),
+        };
+        self.send(&mut state, report);
+    }
+
+    /// `pv` as reported: in `ConsiderationMode`, extended by the hash table's moves.
+    pub fn shown_pv(&self, pos: &Position, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
+        if self.policy.extend_from_tt {
+            extend_from_tt(pos, pv, tt)
+        } else {
+            pv.to_vec()
+        }
+    }
+}
+
+/// `pv`, followed by the best moves the hash table holds for the positions after it, while
+/// they are legal and the line does not repeat a position.
+pub fn extend_from_tt(root: &Position, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut seen = HashSet::new();
+    seen.insert(pos.key());
+    let mut line = Vec::with_capacity(MAX_EXTENDED_PV);
+    for &m in pv {
+        if !pos.is_legal(m) {
+            // The search's own line is legal; anything else means a stale entry slipped in.
+            return line;
+        }
+        pos.do_move(m);
+        line.push(m);
+        seen.insert(pos.key());
+    }
+    while line.len() < MAX_EXTENDED_PV {
+        let Some(entry) = tt.probe(pos.key()) else {
+            break;
+        };
+        let m = entry.mv;
+        if m.is_none() || !pos.is_legal(m) {
+            break;
+        }
+        pos.do_move(m);
+        line.push(m);
+        if !seen.insert(pos.key()) {
+            break;
+        }
+    }
+    line
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::search::tt::{Bound, TtEntry};
+
+    #[test]
+    fn variations_are_extended_from_the_table_while_legal() {
+        let tt = TranspositionTable::new(1);
+        let pos = Position::startpos();
+        let m = |p: &Position, s: &str| p.parse_move(s).unwrap();
+        let mut after = pos.clone();
+        let first = m(&after, "7g7f");
+        after.do_move(first);
+        let store = |p: &Position, mv: Move| {
+            tt.store(
+                p.key(),
+                TtEntry {
+                    mv,
+                    value: 0,
+                    eval: 0,
+                    depth: 5,
+                    bound: Bound::Exact,
+                },
+            )
+        };
+        let reply = m(&after, "3c3d");
+        store(&after, reply);
+        let mut then = after.clone();
+        then.do_move(reply);
+        let third = m(&then, "2g2f");
+        store(&then, third);
+        then.do_move(third);
+        // An entry whose move is not legal where it is found ends the line.
+        store(&then, m(&Position::startpos(), "7g7f"));
+        assert_eq!(
+            extend_from_tt(&pos, &[first], &tt),
+            vec![first, reply, third]
+        );
+        // A line that does not fit the position is cut where it stops fitting.
+        assert_eq!(extend_from_tt(&pos, &[first, first], &tt), vec![first]);
+    }
+}
