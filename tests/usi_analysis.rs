@@ -316,8 +316,6 @@ fn settled_roots_print_their_score_first() {
 #[test]
 fn the_last_main_line_starts_with_the_move_played() {
     let mut engine = Engine::ready();
-    engine.send("setoption name PvInterval value 0");
-    assert!(engine.sync().is_empty());
     let game = fixed_game(40);
     for plies in (0..40).step_by(4) {
         let moves = &game[..plies];
@@ -498,4 +496,56 @@ fn piped_script_of_twenty_searches() {
     }
     let status = engine.wait_exit(Duration::from_secs(20));
     assert!(status.success(), "{status}");
+}
+
+/// The internal score of a single-thread, depth-limited search, which the binary repeats
+/// exactly from the same empty table.
+fn library_score(sfen: &str, depth: u32) -> i32 {
+    use kirin::search::{Limits, Report, Score as SearchScore, SearchOptions, Searcher};
+    let pos = Position::from_sfen(sfen).unwrap();
+    let mut searcher = Searcher::new(16);
+    let opts = SearchOptions {
+        threads: 1,
+        ..SearchOptions::default()
+    };
+    let limits = Limits {
+        depth: Some(depth),
+        ..Limits::default()
+    };
+    let mut last = None;
+    searcher.think(&pos, &limits, &opts, &mut |r| {
+        if let Report::Pv(info) = r {
+            last = Some(info.score);
+        }
+    });
+    match last {
+        Some(SearchScore::Cp(cp)) => cp,
+        other => panic!("{other:?}"),
+    }
+}
+
+/// `score cp` is on the GUI's 600 scale, and `ResignValue` is compared with the reported
+/// score: a user who resigns "at -1000" means what the GUI shows as -1000.
+#[test]
+fn scores_and_resign_value_are_on_the_gui_scale() {
+    // Two-piece handicap, White (the giver) to move and far behind.
+    let sfen = "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1";
+    let internal = library_score(sfen, 4);
+    let reported = kirin::eval::to_reported_cp(internal);
+    assert!(reported < -300, "{internal} -> {reported}");
+    for (resign_value, resigns) in [(-reported, true), (-reported + 1, false)] {
+        let mut engine = Engine::ready();
+        engine.send(&format!("setoption name ResignValue value {resign_value}"));
+        engine.send(&format!("position sfen {sfen}"));
+        engine.send("go depth 4");
+        let (best, before) = engine.search_result();
+        let last = pv_lines(&before).pop().expect("a pv line").1;
+        assert_eq!(
+            score_of(&last).map(|s| s.value),
+            Some(ScoreValue::Cp(reported)),
+            "{before:?}"
+        );
+        assert_eq!(best == "bestmove resign", resigns, "{resign_value}: {best}");
+        engine.quit();
+    }
 }

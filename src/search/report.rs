@@ -203,14 +203,30 @@ impl<'r> Reporter<'r> {
         self.send(&mut state, report);
     }
 
-    /// `pv` as reported: in `ConsiderationMode`, extended by the hash table's moves.
+    /// `pv` as reported: cut before any move that cannot be played there (a GUI replays the
+    /// line on its board), and in `ConsiderationMode` extended by the hash table's moves.
     pub fn shown_pv(&self, pos: &Position, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
         if self.policy.extend_from_tt {
             extend_from_tt(pos, pv, tt)
         } else {
-            pv.to_vec()
+            legal_prefix(pos, pv)
         }
     }
+}
+
+/// The longest start of `pv` that can be played from `root`.
+fn legal_prefix(root: &Position, pv: &[Move]) -> Vec<Move> {
+    let mut pos = root.clone();
+    let mut line = Vec::with_capacity(pv.len());
+    for &m in pv {
+        if !pos.is_legal(m) {
+            log::debug!("variation cut at {m}, not legal in {}", pos.to_sfen());
+            break;
+        }
+        pos.do_move(m);
+        line.push(m);
+    }
+    line
 }
 
 /// `pv`, followed by the best moves the hash table holds for the positions after it, while
@@ -220,14 +236,13 @@ pub fn extend_from_tt(root: &Position, pv: &[Move], tt: &TranspositionTable) -> 
     let mut seen = HashSet::new();
     seen.insert(pos.key());
     let mut line = Vec::with_capacity(MAX_EXTENDED_PV);
-    for &m in pv {
-        if !pos.is_legal(m) {
-            // The search's own line is legal; anything else means a stale entry slipped in.
-            return line;
-        }
+    for m in legal_prefix(root, pv) {
         pos.do_move(m);
         line.push(m);
         seen.insert(pos.key());
+    }
+    if line.len() < pv.len() {
+        return line;
     }
     while line.len() < MAX_EXTENDED_PV {
         let Some(entry) = tt.probe(pos.key()) else {
@@ -286,5 +301,9 @@ mod tests {
         );
         // A line that does not fit the position is cut where it stops fitting.
         assert_eq!(extend_from_tt(&pos, &[first, first], &tt), vec![first]);
+        assert_eq!(
+            legal_prefix(&pos, &[first, reply, reply, third]),
+            vec![first, reply]
+        );
     }
 }
