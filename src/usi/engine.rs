@@ -763,10 +763,7 @@ impl Engine {
             }
         }
         let mut stopped_at = None;
-        loop {
-            let Some(running) = &mut self.running else {
-                break;
-            };
+        while let Some(running) = &mut self.running {
             if (running.open_ended || running.perft) && !running.stop {
                 running.stop = true;
             }
