@@ -265,6 +265,114 @@ pub fn extend_from_tt(root: &Position, pv: &[Move], tt: &TranspositionTable) -> 
 mod tests {
     use super::*;
     use crate::search::tt::{Bound, TtEntry};
+    use crate::search::{Score, ScoreBound};
+
+    fn line(depth: u32, multipv: u32, first: &str) -> PvInfo {
+        let pos = Position::startpos();
+        PvInfo {
+            depth,
+            seldepth: depth,
+            multipv,
+            score: Score::Cp(10),
+            bound: ScoreBound::Exact,
+            nodes: 0,
+            nps: 0,
+            time_ms: 0,
+            hashfull: 0,
+            pv: vec![pos.parse_move(first).unwrap()],
+        }
+    }
+
+    /// (depth, multipv, first move) of each variation sent.
+    fn sent(reports: &[Report]) -> Vec<(u32, u32, String)> {
+        reports
+            .iter()
+            .filter_map(|r| match r {
+                Report::Pv(info) => Some((info.depth, info.multipv, info.pv[0].to_string())),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_interval_holds_iterations_back_and_the_end_sends_the_last() {
+        let mut reports = Vec::new();
+        let mut sink = |r: Report| reports.push(r);
+        let opts = SearchOptions {
+            pv_interval_ms: 60_000,
+            ..SearchOptions::default()
+        };
+        let reporter = Reporter::new(&opts, &mut sink);
+        reporter.iteration(vec![line(1, 1, "7g7f")]);
+        reporter.iteration(vec![line(2, 1, "7g7f")]);
+        reporter.iteration(vec![line(3, 1, "2g2f")]);
+        // The played move agrees with the held-back iteration, which is sent, once.
+        reporter.final_lines(vec![line(3, 1, "2g2f")]);
+        drop(reporter);
+        assert_eq!(
+            sent(&reports),
+            [(1, 1, "7g7f".into()), (3, 1, "2g2f".into())]
+        );
+    }
+
+    #[test]
+    fn the_final_line_is_repeated_only_when_it_differs() {
+        let mut reports = Vec::new();
+        let mut sink = |r: Report| reports.push(r);
+        let opts = SearchOptions::default();
+        let reporter = Reporter::new(&opts, &mut sink);
+        reporter.iteration(vec![line(4, 1, "7g7f"), line(4, 2, "2g2f")]);
+        reporter.final_lines(vec![line(4, 1, "7g7f"), line(4, 2, "2g2f")]);
+        // A partial iteration found another move: both lines again, the played one first.
+        reporter.final_lines(vec![line(5, 1, "5g5f"), line(4, 2, "7g7f")]);
+        drop(reporter);
+        assert_eq!(
+            sent(&reports),
+            [
+                (4, 1, "7g7f".into()),
+                (4, 2, "2g2f".into()),
+                (5, 1, "5g5f".into()),
+                (4, 2, "7g7f".into())
+            ]
+        );
+    }
+
+    #[test]
+    fn bound_lines_follow_the_options() {
+        let mut sink = |_: Report| {};
+        let late = BOUND_LINES_AFTER + Duration::from_millis(1);
+        let wants = |opts: SearchOptions, elapsed| {
+            let mut sink = |_: Report| {};
+            Reporter::new(&opts, &mut sink).wants_bound_line(elapsed)
+        };
+        let base = SearchOptions::default();
+        assert!(wants(base.clone(), late));
+        assert!(!wants(base.clone(), Duration::from_millis(10)));
+        let off = SearchOptions {
+            output_fail_lh_pv: false,
+            ..base.clone()
+        };
+        assert!(!wants(off, late));
+        let analysis = SearchOptions {
+            consideration_mode: true,
+            ..base.clone()
+        };
+        assert!(!wants(analysis, late));
+        let multipv = SearchOptions {
+            multipv: 3,
+            ..base.clone()
+        };
+        assert!(!wants(multipv, late));
+        // A bound line is a variation too: the interval applies to it.
+        let spaced = SearchOptions {
+            pv_interval_ms: 60_000,
+            ..base
+        };
+        let reporter = Reporter::new(&spaced, &mut sink);
+        assert!(reporter.wants_bound_line(late));
+        reporter.iteration(vec![line(1, 1, "7g7f")]);
+        assert!(!reporter.wants_bound_line(late));
+    }
 
     #[test]
     fn variations_are_extended_from_the_table_while_legal() {
