@@ -525,3 +525,30 @@ impl Worker<'_> {
         self.publish_nodes();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_values_are_on_the_reported_scale() {
+        let opts = SearchOptions {
+            draw_value_black: 300,
+            draw_value_white: -600,
+            resign_value: 1000,
+            ..SearchOptions::default()
+        };
+        let internal = internal_options(&opts);
+        assert_eq!(
+            (internal.draw_value_black, internal.draw_value_white),
+            (from_reported_cp(300), from_reported_cp(-600))
+        );
+        assert_eq!(internal.draw_value_white, -1182);
+        // `ResignValue` stays as given: the score is converted to it, not the other way.
+        assert_eq!(internal.resign_value, 1000);
+        assert_eq!(reported_value(-1182), -600);
+        // Mates keep their magnitude, far beyond any centipawn value.
+        assert_eq!(reported_value(-VALUE_MATE + 3), -VALUE_MATE + 3);
+        assert_eq!(reported_value(MATE_IN_MAX_PLY), MATE_IN_MAX_PLY);
+    }
+}
