@@ -101,6 +101,7 @@ struct Job {
     kind: JobKind,
     /// Whether it would never end on its own; see [`JobKind::open_ended`].
     open_ended: bool,
+    open_ended_after_ponderhit: bool,
     stop: bool,
     ponderhit: Option<Option<Clock>>,
 }
@@ -131,9 +132,16 @@ impl JobKind {
     /// `go mate infinite`, or a search without any limit from the `go` or the options.
     fn open_ended(&self) -> bool {
         match self {
+            JobKind::Search { limits, .. } if limits.ponder => true,
+            _ => self.open_ended_after_ponderhit(),
+        }
+    }
+
+    /// Whether it is still open-ended once `ponderhit` has come (without new times).
+    fn open_ended_after_ponderhit(&self) -> bool {
+        match self {
             JobKind::Search { limits, opts, .. } => {
                 limits.infinite
-                    || limits.ponder
                     || (limits.clock.is_none()
                         && limits.depth.is_none()
                         && limits.nodes.is_none()
@@ -151,6 +159,7 @@ impl JobKind {
 struct Running {
     id: u64,
     open_ended: bool,
+    open_ended_after_ponderhit: bool,
     perft: bool,
     /// The searched position, to check the answer against before it is sent.
     pos: Position,
@@ -480,6 +489,7 @@ impl Engine {
             id,
             pos,
             open_ended: kind.open_ended(),
+            open_ended_after_ponderhit: kind.open_ended_after_ponderhit(),
             kind,
             stop: false,
             ponderhit: None,
@@ -553,11 +563,14 @@ impl Engine {
                 _ => None,
             };
             job.ponderhit = Some(clock);
+            // A ponder search with a clock now ends by itself.
+            job.open_ended = job.open_ended_after_ponderhit && clock.is_none();
         } else if let Some(running) = &mut self.running {
             let clock =
                 times.and_then(|t| clock_for(running.pos.side_to_move(), &t, running.movetime));
             running.control.ponderhit(clock);
             running.ponderhit = Some(clock);
+            running.open_ended = running.open_ended_after_ponderhit && clock.is_none();
         }
     }
 
@@ -607,6 +620,7 @@ impl Engine {
             pos,
             mut kind,
             open_ended,
+            open_ended_after_ponderhit,
             mut stop,
             ponderhit,
         } = job;
@@ -627,6 +641,7 @@ impl Engine {
         let mut running = Running {
             id,
             open_ended: open_ended && !was_stopped,
+            open_ended_after_ponderhit: open_ended_after_ponderhit && !was_stopped,
             perft,
             pos: pos.clone(),
             control: Control::Flag(Arc::clone(&flag)),
