@@ -9,6 +9,9 @@ step() { printf '\n==> %s\n' "$*"; }
 step "Environment: gpsshogi and fairy-stockfish (Debian), .venv with cshogi, shogiarena, pytest"
 bash tuning/setup.sh
 
+step "Rust version: rust-version in Cargo.toml, the README, the toolchain and the dependencies agree"
+cargo test --profile fast --test toolchain
+
 step "Format and lints"
 cargo fmt --check
 cargo clippy --all-targets --profile fast -- -D warnings

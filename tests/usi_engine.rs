@@ -395,6 +395,7 @@ fn gameover_during_ponder_stops_and_returns_to_idle() {
 
 #[test]
 fn go_during_a_search_still_answers_each_go() {
+    // `go infinite` would never end: the next `go` stops it instead of waiting for it.
     let mut engine = Engine::ready();
     engine.send("position startpos");
     engine.send("go infinite");

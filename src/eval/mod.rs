@@ -6,11 +6,14 @@
 pub mod features;
 pub mod linear;
 pub mod nnue;
+mod scale;
 
 use crate::shogi::Position;
 use linear::Weights;
 use nnue::{Accumulator, Network};
 use std::sync::{Arc, OnceLock};
+
+pub use scale::{REPORT_SCALE, ReportScale, from_reported_cp, to_reported_cp};
 
 /// The engine's internal units. A value `v` for the side to move means a winning probability of
 /// `1 / (1 + exp(-v / CP_PER_LOGIT))`; a pawn on the board is worth about 90.

@@ -1,12 +1,15 @@
 //! Iterative deepening on every thread (lazy SMP), reporting from the main thread, and the choice
 //! of the move to play.
 
+use super::report::{PROGRESS_EVERY, Reporter};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{MATE_IN_MAX_PLY, MAX_PLY, RootMove, VALUE_INFINITE, VALUE_MATE, Worker};
 use super::{Limits, Outcome, PvInfo, Report, Score, ScoreBound, SearchControl, SearchOptions};
 use crate::eval::Evaluator;
+use crate::eval::{from_reported_cp, to_reported_cp};
 use crate::shogi::{EnteringKingRule, Move, MoveList, Position, legal_moves, movegen};
+use crossbeam_channel::RecvTimeoutError;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
@@ -26,6 +29,26 @@ pub fn to_score(v: i32) -> Score {
     }
 }
 
+/// A score as the user sees it: centipawns on the GUI scale, mates as they are. What
+/// `ResignValue` is compared with.
+fn reported_value(v: i32) -> i32 {
+    if v.abs() >= MATE_IN_MAX_PLY {
+        v
+    } else {
+        to_reported_cp(v)
+    }
+}
+
+/// The options as the search threads read them: the draw values the user gave in reported
+/// centipawns, in the evaluation's units.
+fn internal_options(opts: &SearchOptions) -> SearchOptions {
+    SearchOptions {
+        draw_value_black: from_reported_cp(opts.draw_value_black),
+        draw_value_white: from_reported_cp(opts.draw_value_white),
+        ..opts.clone()
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 pub fn think(
     pos: &Position,
@@ -37,7 +60,9 @@ pub fn think(
     report: &mut (dyn FnMut(Report) + Send),
 ) -> Outcome {
     let start = limits.start.unwrap_or_else(Instant::now);
-    let outcome = decide(pos, limits, opts, tt, control, evaluator, report, start);
+    let opts = &internal_options(opts);
+    let reporter = Reporter::new(opts, report);
+    let outcome = decide(pos, limits, opts, tt, control, evaluator, &reporter, start);
     // In ponder and infinite mode the answer waits for `stop` or `ponderhit`.
     while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
         std::thread::sleep(Duration::from_millis(1));
@@ -71,6 +96,29 @@ fn root_move_list(pos: &Position, limits: &Limits) -> Vec<RootMove> {
         .collect()
 }
 
+/// The line for a root that needs no search: a declaration or try (`mate 1`), or no legal
+/// move (`mate -0`, as `Score::Mate(0)`).
+fn settled_line(
+    depth: u32,
+    score: Score,
+    pv: Vec<Move>,
+    tt: &TranspositionTable,
+    start: Instant,
+) -> PvInfo {
+    PvInfo {
+        depth,
+        seldepth: depth,
+        multipv: 1,
+        score,
+        bound: ScoreBound::Exact,
+        nodes: 0,
+        nps: 0,
+        time_ms: start.elapsed().as_millis() as u64,
+        hashfull: tt.hashfull(),
+        pv,
+    }
+}
+
 #[allow(clippy::too_many_arguments)]
 fn decide(
     pos: &Position,
@@ -79,17 +127,19 @@ fn decide(
     tt: &TranspositionTable,
     control: &SearchControl,
     evaluator: &Evaluator,
-    report: &mut (dyn FnMut(Report) + Send),
+    reporter: &Reporter,
     start: Instant,
 ) -> Outcome {
     if pos.can_declare_win(opts.entering_king_rule) {
-        report(Report::Text("entering-king declaration".into()));
+        reporter.text("entering-king declaration");
+        reporter.immediate(settled_line(1, Score::Mate(1), Vec::new(), tt, start));
         return Outcome::Win;
     }
     if opts.entering_king_rule == EnteringKingRule::Try
         && let Some(m) = pos.try_move()
     {
-        report(Report::Text("try rule: king reaches the try square".into()));
+        reporter.text("try rule: king reaches the try square");
+        reporter.immediate(settled_line(1, Score::Mate(1), vec![m], tt, start));
         return Outcome::Move {
             best: m,
             ponder: None,
@@ -97,6 +147,9 @@ fn decide(
     }
     let root_moves = root_move_list(pos, limits);
     if root_moves.is_empty() {
+        if legal_moves(pos).is_empty() {
+            reporter.immediate(settled_line(0, Score::Mate(0), Vec::new(), tt, start));
+        }
         return Outcome::Resign;
     }
 
@@ -126,13 +179,32 @@ fn decide(
     }
 
     let results: Vec<ThreadResult> = std::thread::scope(|s| {
+        // Progress lines while the main thread iterates; the channel closes when it is done.
+        let (main_running, main_done) = crossbeam_channel::bounded::<()>(0);
+        let progress = move |counters: &[AtomicU64]| loop {
+            match main_done.recv_timeout(PROGRESS_EVERY) {
+                Err(RecvTimeoutError::Timeout) => {
+                    let nodes = counters.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+                    reporter.progress(control, nodes, start.elapsed(), || tt.hashfull());
+                }
+                _ => return,
+            }
+        };
+        let counters_ref = &counters;
+        if let Err(e) = std::thread::Builder::new()
+            .name("search-progress".into())
+            .spawn_scoped(s, move || progress(counters_ref))
+        {
+            log::warn!("no progress reports: {e}");
+        }
         let mut handles = Vec::new();
         for id in 1..threads {
             let (pos, rm, counters) = (pos.clone(), root_moves.clone(), &counters);
             let builder = std::thread::Builder::new().stack_size(64 << 20);
             let spawned = builder.spawn_scoped(s, move || {
-                let mut w = Worker::new(pos, rm, tt, control, opts, counters, id, start, evaluator);
-                iterate(&mut w, max_depth, limits, opts, &mut |_| {}, tt, start);
+                let mut w =
+                    Worker::new(pos, rm, tt, control, opts, counters, id, start, evaluator);
+                iterate(&mut w, max_depth, limits, opts, None, tt, start);
                 ThreadResult {
                     depth: w.completed_depth,
                     root_moves: w.root_moves,
@@ -156,7 +228,17 @@ fn decide(
         );
         main.time = time;
         main.node_limit = node_limit;
-        iterate(&mut main, max_depth, limits, opts, report, tt, start);
+        iterate(
+            &mut main,
+            max_depth,
+            limits,
+            opts,
+            Some(reporter),
+            tt,
+            start,
+        );
+        drop(main_running);
+        reporter.flush();
         // The main thread finished on its own (depth limit, mate, single move): in ponder or
         // infinite mode it holds its answer until told, then the helpers stop with it.
         while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
@@ -175,15 +257,45 @@ fn decide(
         all
     });
 
-    let best = pick_best(&results);
+    let mut best = pick_best(&results);
+    // Stopped before any iteration ended (a `stop` right after `go`): one more ply, which takes
+    // a few hundred nodes, so that the answer is a searched move and comes with its score.
+    let rescued;
+    if best.depth == 0 {
+        let fresh = SearchControl::default();
+        let mut w = Worker::new(
+            pos.clone(),
+            root_moves.clone(),
+            tt,
+            &fresh,
+            opts,
+            &counters,
+            0,
+            start,
+            evaluator,
+        );
+        iterate(&mut w, 1, limits, opts, Some(reporter), tt, start);
+        if w.completed_depth > 0 {
+            rescued = ThreadResult {
+                depth: w.completed_depth,
+                root_moves: w.root_moves,
+            };
+            best = &rescued;
+        }
+    }
     let rm = &best.root_moves[0];
     let resign = !limits.infinite
         && !opts.consideration_mode
         && rm.score > -VALUE_INFINITE
-        && rm.score <= -opts.resign_value;
+        && reported_value(rm.score) <= -opts.resign_value;
     if resign {
         return Outcome::Resign;
     }
+    let nodes: u64 = counters.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+    let lines = (0..opts.multipv.clamp(1, best.root_moves.len()))
+        .filter_map(|i| final_line(pos, best, i, nodes, tt, start, reporter))
+        .collect();
+    reporter.final_lines(lines);
     let ponder = rm
         .pv
         .get(1)
@@ -221,12 +333,13 @@ fn ponder_from_tt(pos: &Position, best: Move, tt: &TranspositionTable) -> Option
     (!m.is_none() && p.is_legal(m)).then_some(m)
 }
 
+/// Iterative deepening on one thread; only the main thread has a `reporter`.
 fn iterate(
     w: &mut Worker,
     max_depth: i32,
     limits: &Limits,
     opts: &SearchOptions,
-    report: &mut (dyn FnMut(Report) + Send),
+    reporter: Option<&Reporter>,
     tt: &TranspositionTable,
     start: Instant,
 ) {
@@ -247,11 +360,17 @@ fn iterate(
         if w.id == 0 {
             w.best_move_changes *= 0.5;
         }
+        if let Some(reporter) = reporter {
+            reporter.set_depth(depth);
+        }
         for pv_idx in 0..multipv {
             w.set_pv_idx(pv_idx);
             let completed = w.aspiration(depth, &mut |w, d, alpha, beta| {
-                if w.id == 0 && start.elapsed() > Duration::from_millis(2000) {
-                    emit_pv(w, d, alpha, beta, 1, tt, start, report, pv_idx);
+                if let Some(reporter) = reporter
+                    && reporter.wants_bound_line(start.elapsed())
+                    && let Some(info) = pv_info(w, d, alpha, beta, tt, start, reporter, pv_idx)
+                {
+                    reporter.bound_line(info);
                 }
             });
             if !completed {
@@ -264,32 +383,40 @@ fn iterate(
             break;
         }
         w.completed_depth = depth;
-        if w.id != 0 {
+        let Some(reporter) = reporter else {
             continue;
-        }
-        for i in 0..multipv {
-            emit_pv(
-                w,
-                depth,
-                -VALUE_INFINITE,
-                VALUE_INFINITE,
-                multipv,
-                tt,
-                start,
-                report,
-                i,
-            );
-        }
+        };
+        let lines = (0..multipv)
+            .filter_map(|i| {
+                pv_info(
+                    w,
+                    depth,
+                    -VALUE_INFINITE,
+                    VALUE_INFINITE,
+                    tt,
+                    start,
+                    reporter,
+                    i,
+                )
+            })
+            .collect();
+        reporter.iteration(lines);
 
         let best = w.root_moves[0].mv;
         let score = w.root_moves[0].score;
+        // A proven mate needs no deeper search. While pondering or in `go infinite` too, when
+        // one line is asked for: the answer then waits for `stop`, instead of the search
+        // repeating the same mate at every depth.
+        let proven = score.abs() >= MATE_IN_MAX_PLY && depth >= 2 * (VALUE_MATE - score.abs()) + 2;
         if w.control.pondering.load(Ordering::Relaxed) || limits.infinite {
+            if proven && multipv == 1 {
+                break;
+            }
             last_best = best;
             last_score = score;
             continue;
         }
-        // A proven mate needs no deeper search.
-        if score.abs() >= MATE_IN_MAX_PLY && depth >= 2 * (VALUE_MATE - score.abs()) + 2 {
+        if proven {
             break;
         }
         if let Some(tm) = &w.time {
@@ -308,18 +435,19 @@ fn iterate(
     w.node_counters_publish();
 }
 
+/// The report of principal variation `idx` (0-based; reported 1-based) of the main thread at
+/// `depth`, searched with window (`alpha`, `beta`); `None` when that move has no score yet.
 #[allow(clippy::too_many_arguments)]
-fn emit_pv(
+fn pv_info(
     w: &Worker,
     depth: i32,
     alpha: i32,
     beta: i32,
-    multipv: usize,
     tt: &TranspositionTable,
     start: Instant,
-    report: &mut (dyn FnMut(Report) + Send),
+    reporter: &Reporter,
     idx: usize,
-) {
+) -> Option<PvInfo> {
     let rm = &w.root_moves[idx];
     let searched = rm.score != -VALUE_INFINITE;
     let (v, d) = if searched {
@@ -328,7 +456,7 @@ fn emit_pv(
         (rm.prev_score, (depth - 1).max(1))
     };
     if v == -VALUE_INFINITE {
-        return;
+        return None;
     }
     let bound = if v >= beta {
         ScoreBound::Lower
@@ -338,23 +466,94 @@ fn emit_pv(
         ScoreBound::Exact
     };
     let nodes = w.total_nodes();
+    Some(line(
+        &w.pos, rm, d, v, bound, idx, nodes, tt, start, reporter,
+    ))
+}
+
+/// The report of line `idx` of the result that is played, after the search.
+fn final_line(
+    pos: &Position,
+    result: &ThreadResult,
+    idx: usize,
+    nodes: u64,
+    tt: &TranspositionTable,
+    start: Instant,
+    reporter: &Reporter,
+) -> Option<PvInfo> {
+    let rm = &result.root_moves[idx];
+    let v = if rm.score != -VALUE_INFINITE {
+        rm.score
+    } else {
+        rm.prev_score
+    };
+    if v == -VALUE_INFINITE {
+        return None;
+    }
+    let depth = result.depth.max(1);
+    let exact = ScoreBound::Exact;
+    Some(line(
+        pos, rm, depth, v, exact, idx, nodes, tt, start, reporter,
+    ))
+}
+
+#[allow(clippy::too_many_arguments)]
+fn line(
+    pos: &Position,
+    rm: &RootMove,
+    depth: i32,
+    v: i32,
+    bound: ScoreBound,
+    idx: usize,
+    nodes: u64,
+    tt: &TranspositionTable,
+    start: Instant,
+    reporter: &Reporter,
+) -> PvInfo {
     let ms = start.elapsed().as_millis() as u64;
-    report(Report::Pv(PvInfo {
-        depth: d as u32,
-        seldepth: rm.sel_depth.max(d as usize) as u32,
-        multipv: if multipv > 1 { idx as u32 + 1 } else { 0 },
+    PvInfo {
+        depth: depth as u32,
+        seldepth: rm.sel_depth.max(depth as usize) as u32,
+        multipv: idx as u32 + 1,
         score: to_score(v),
         bound,
         nodes,
         nps: nodes * 1000 / ms.max(1),
         time_ms: ms,
         hashfull: tt.hashfull(),
-        pv: rm.pv.clone(),
-    }));
+        pv: reporter.shown_pv(pos, &rm.pv, tt),
+    }
 }
 
 impl Worker<'_> {
     fn node_counters_publish(&self) {
         self.publish_nodes();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn user_values_are_on_the_reported_scale() {
+        let opts = SearchOptions {
+            draw_value_black: 300,
+            draw_value_white: -600,
+            resign_value: 1000,
+            ..SearchOptions::default()
+        };
+        let internal = internal_options(&opts);
+        assert_eq!(
+            (internal.draw_value_black, internal.draw_value_white),
+            (from_reported_cp(300), from_reported_cp(-600))
+        );
+        assert_eq!(internal.draw_value_white, -1182);
+        // `ResignValue` stays as given: the score is converted to it, not the other way.
+        assert_eq!(internal.resign_value, 1000);
+        assert_eq!(reported_value(-1182), -600);
+        // Mates keep their magnitude, far beyond any centipawn value.
+        assert_eq!(reported_value(-VALUE_MATE + 3), -VALUE_MATE + 3);
+        assert_eq!(reported_value(MATE_IN_MAX_PLY), MATE_IN_MAX_PLY);
     }
 }

@@ -7,6 +7,7 @@ mod history;
 pub mod mate;
 mod mate1;
 mod movepick;
+mod report;
 pub mod see;
 pub mod time;
 pub mod tt;
@@ -14,7 +15,7 @@ pub mod worker;
 
 use crate::eval::Evaluator;
 use crate::shogi::{EnteringKingRule, Move, Position};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use time::{Clock, TimeOptions};
 
@@ -26,18 +27,24 @@ pub struct SearchOptions {
     pub entering_king_rule: EnteringKingRule,
     /// Game ply at which the game is a draw; 0 = no limit.
     pub max_moves_to_draw: u32,
-    /// What a draw is worth, in centipawns, to the engine when it plays Black / White.
+    /// What a draw is worth to the engine when it plays Black / White, in reported
+    /// centipawns (the GUI scale, see `eval::REPORT_SCALE`).
     pub draw_value_black: i32,
     pub draw_value_white: i32,
-    /// Resign when the score is at or below minus this value (and not in analysis).
+    /// Resign when the reported score is at or below minus this value (and not in analysis).
     pub resign_value: i32,
     /// 0 = none.
     pub depth_limit: u32,
     /// 0 = none.
     pub nodes_limit: u64,
     pub time: TimeOptions,
-    /// Analysis output: report every iteration and never resign.
+    /// Analysis output: report every iteration at once, extend each variation from the hash
+    /// table, no fail-high/fail-low lines, and never resign.
     pub consideration_mode: bool,
+    /// Least milliseconds between two principal-variation reports (0: every iteration).
+    pub pv_interval_ms: u64,
+    /// Whether aspiration fail-high/fail-low lines (`lowerbound`/`upperbound`) are reported.
+    pub output_fail_lh_pv: bool,
 }
 
 impl Default for SearchOptions {
@@ -56,6 +63,8 @@ impl Default for SearchOptions {
             nodes_limit: 0,
             time: TimeOptions::default(),
             consideration_mode: false,
+            pv_interval_ms: 0,
+            output_fail_lh_pv: true,
         }
     }
 }
@@ -75,10 +84,12 @@ pub struct Limits {
     pub start: Option<std::time::Instant>,
 }
 
+/// In the evaluation's units; the USI layer converts centipawns to the GUI scale.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Score {
     Cp(i32),
-    /// Plies to mate; positive when the side to move mates.
+    /// Plies to mate; positive when the side to move mates. `Mate(0)`: the side to move is
+    /// checkmated already (no legal move at the root).
     Mate(i32),
 }
 
@@ -110,6 +121,8 @@ pub enum Report {
     /// Progress without a new line (periodic, in long searches).
     Progress {
         depth: u32,
+        /// The root move the main thread is searching.
+        currmove: Option<Move>,
         nodes: u64,
         nps: u64,
         time_ms: u64,
@@ -142,6 +155,8 @@ pub struct SearchControl {
     pondering: AtomicBool,
     /// Set by `ponderhit`: the clock starts now, with these times if the GUI sent new ones.
     ponderhit: Mutex<Option<Option<Clock>>>,
+    /// The root move the main thread searches now (`Move::raw`), for progress reports.
+    root_move: AtomicU32,
 }
 
 impl Default for SearchControl {
@@ -152,6 +167,7 @@ impl Default for SearchControl {
             stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             ponderhit: Mutex::new(None),
+            root_move: AtomicU32::new(0),
         }
     }
 }
@@ -184,6 +200,18 @@ impl SearchControl {
             *p = Some(clock);
         }
         self.pondering.store(false, Ordering::SeqCst);
+    }
+
+    /// The main thread starts searching root move `m`.
+    #[inline]
+    pub(crate) fn note_root_move(&self, m: Move) {
+        self.root_move.store(u32::from(m.raw()), Ordering::Relaxed);
+    }
+
+    fn root_move(&self) -> Option<Move> {
+        let raw = self.root_move.load(Ordering::Relaxed);
+        let m = Move::from_raw(u16::try_from(raw).unwrap_or(0));
+        (!m.is_none()).then_some(m)
     }
 
     #[inline]

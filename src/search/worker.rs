@@ -520,6 +520,9 @@ impl<'a> Worker<'a> {
                 continue;
             }
             move_count += 1;
+            if root && self.id == 0 {
+                self.control.note_root_move(m);
+            }
             let capture = is_capture(&self.pos, m);
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);

@@ -5,10 +5,19 @@
 //!
 //! Invariants the GUI relies on:
 //! - every `go` that parses gets exactly one answer (`bestmove`, or `checkmate` for
-//!   `go mate`; perft prints its counts instead) unless `quit` comes first, and in
-//!   ponder/infinite mode only after `stop` or `ponderhit`. A `go` line that does not parse
-//!   gets its error line only: what it asked for is unknown;
-//! - every rejected line gets exactly one `info string error: ...` and changes nothing;
+//!   `go mate`; perft prints its counts instead), and in ponder/infinite mode only after
+//!   `stop` or `ponderhit`. A `go` line that does not parse gets its error line only: what it
+//!   asked for is unknown;
+//! - a `go` that arrives while a search runs waits for it, as in YaneuraOu and Stockfish, so a
+//!   piped script gets every search it asks for. A search that would never end on its own
+//!   (`go infinite`, `go ponder`, a `go` without any limit) is stopped by the next `go`
+//!   instead: nothing could come after it. `stop` answers everything sent before it at once:
+//!   the running search stops, and each queued `go` gets a one-ply search. `quit` and the end
+//!   of input stop only the searches that would not end on their own, and wait for the rest;
+//! - every rejected line gets exactly one `info string error: ...` and changes nothing, but
+//!   for a rejected `position`: the position the GUI meant is unknown, so until the next valid
+//!   `position` each `go` gets an error and `bestmove resign` (`checkmate timeout` for
+//!   `go mate`), never a move for a position the GUI is not showing;
 //! - stdout carries protocol lines only.
 
 mod io;
@@ -38,6 +47,8 @@ use crate::usi::{
 /// How often signals are repeated while a task has not yet acknowledged them; see
 /// [`Engine::tick`].
 const TICK: Duration = Duration::from_millis(2);
+/// What the error line of a rejected `position` adds.
+const POSITION_REJECTED: &str = "`go` answers `bestmove resign` until a valid `position`";
 /// How long `quit` waits for a running task to end before the process exits anyway.
 const QUIT_GRACE: Duration = Duration::from_secs(1);
 
@@ -68,6 +79,8 @@ struct Engine {
     options: Options,
     /// `None` until the first `position`.
     position: Option<Position>,
+    /// Set by a rejected `position`, cleared by a valid one: the GUI's position is unknown.
+    position_rejected: bool,
     /// `None` before the first `isready` or `go` (the table is allocated then, not at
     /// start-up, so `usi` is answered at once) and while a search task holds it.
     searcher: Option<Searcher>,
@@ -91,6 +104,9 @@ struct Job {
     id: u64,
     pos: Position,
     kind: JobKind,
+    /// Whether it would never end on its own; see [`JobKind::open_ended`].
+    open_ended: bool,
+    open_ended_after_ponderhit: bool,
     stop: bool,
     ponderhit: Option<Option<Clock>>,
 }
@@ -108,11 +124,48 @@ enum JobKind {
     Perft {
         depth: u32,
     },
+    /// A `go` after a rejected `position`: answered without a search, after `stop` or
+    /// `ponderhit` when it is a ponder or infinite one.
+    Refused {
+        wait: bool,
+        mate: bool,
+    },
+}
+
+impl JobKind {
+    /// Whether the task would run until told to stop: `go infinite`, `go ponder`,
+    /// `go mate infinite`, or a search without any limit from the `go` or the options.
+    fn open_ended(&self) -> bool {
+        match self {
+            JobKind::Search { limits, .. } if limits.ponder => true,
+            _ => self.open_ended_after_ponderhit(),
+        }
+    }
+
+    /// Whether it is still open-ended once `ponderhit` has come (without new times).
+    fn open_ended_after_ponderhit(&self) -> bool {
+        match self {
+            JobKind::Search { limits, opts, .. } => {
+                limits.infinite
+                    || (limits.clock.is_none()
+                        && limits.depth.is_none()
+                        && limits.nodes.is_none()
+                        && opts.depth_limit == 0
+                        && opts.nodes_limit == 0)
+            }
+            JobKind::Mate { limit, .. } => *limit == MateLimit::Infinite,
+            JobKind::Perft { .. } => false,
+            JobKind::Refused { wait, .. } => *wait,
+        }
+    }
 }
 
 /// What the controller keeps of the task on the worker thread.
 struct Running {
     id: u64,
+    open_ended: bool,
+    open_ended_after_ponderhit: bool,
+    perft: bool,
     /// The searched position, to check the answer against before it is sent.
     pos: Position,
     control: Control,
@@ -131,19 +184,23 @@ enum Control {
     Search(Arc<SearchControl>),
     /// Mate searches and perft stop on a flag of their own.
     Flag(Arc<AtomicBool>),
+    /// A refused `go` waits for either `stop` or `ponderhit`.
+    Release(Arc<AtomicBool>),
 }
 
 impl Control {
     fn stop(&self) {
         match self {
             Control::Search(control) => control.stop(),
-            Control::Flag(flag) => flag.store(true, Ordering::SeqCst),
+            Control::Flag(flag) | Control::Release(flag) => flag.store(true, Ordering::SeqCst),
         }
     }
 
     fn ponderhit(&self, clock: Option<Clock>) {
-        if let Control::Search(control) = self {
-            control.ponderhit(clock);
+        match self {
+            Control::Search(control) => control.ponderhit(clock),
+            Control::Release(flag) => flag.store(true, Ordering::SeqCst),
+            Control::Flag(_) => {}
         }
     }
 }
@@ -161,6 +218,7 @@ impl Engine {
             out,
             options: Options::default(),
             position: None,
+            position_rejected: false,
             searcher: None,
             evaluator: Evaluator::default(),
             eval_file_loaded: String::new(),
@@ -263,6 +321,14 @@ impl Engine {
             Command::Debug(_) | Command::Register { .. } => {}
             // Some GUIs and people send blank lines; they ask for nothing.
             Command::Unknown { line, .. } if line.is_empty() => {}
+            // A `position` line that does not even parse still says the GUI moved on to a
+            // position we do not have.
+            Command::Unknown { line, reason }
+                if line.split_whitespace().next() == Some("position") =>
+            {
+                self.out.error(format!("{reason}; {POSITION_REJECTED}"));
+                self.position_rejected = true;
+            }
             Command::Unknown { reason, .. } => self.out.error(reason),
         }
         Flow::Continue
@@ -362,7 +428,8 @@ impl Engine {
         self.position.clone().unwrap_or_else(Position::startpos)
     }
 
-    /// Builds the new position aside, so a bad SFEN or move leaves the old one in place.
+    /// Builds the new position aside. A bad SFEN or move keeps the old one for `d` and
+    /// `eval`, but marks it as not the GUI's: `go` then refuses to search it.
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
         let mut pos = match &start {
             PositionStart::StartPos => Position::startpos(),
@@ -370,7 +437,8 @@ impl Engine {
                 Ok(pos) => pos,
                 Err(e) => {
                     self.out
-                        .error(format!("bad sfen `{sfen}`: {e}; position unchanged"));
+                        .error(format!("bad sfen `{sfen}`: {e}; {POSITION_REJECTED}"));
+                    self.position_rejected = true;
                     return;
                 }
             },
@@ -380,15 +448,17 @@ impl Engine {
                 Ok(m) => pos.do_move(m),
                 Err(e) => {
                     self.out.error(format!(
-                        "move {} of {} in `position`: {e}; position unchanged",
+                        "move {} of {} in `position`: {e}; {POSITION_REJECTED}",
                         i + 1,
                         moves.len()
                     ));
+                    self.position_rejected = true;
                     return;
                 }
             }
         }
         self.position = Some(pos);
+        self.position_rejected = false;
     }
 
     fn go(&mut self, go: GoParams) {
@@ -396,6 +466,7 @@ impl Engine {
         let received = std::time::Instant::now();
         let pos = match &self.position {
             Some(pos) => pos.clone(),
+            None if self.position_rejected => Position::startpos(),
             None => {
                 // Answering keeps a GUI that forgot `position` from waiting forever.
                 self.out
@@ -403,7 +474,25 @@ impl Engine {
                 Position::startpos()
             }
         };
-        let kind = if let Some(depth) = go.perft {
+        let kind = if self.position_rejected {
+            if go.perft.is_some() {
+                self.out
+                    .error("go perft after a rejected position: nothing to count");
+                return;
+            }
+            let answer = if go.mate.is_some() {
+                "checkmate timeout"
+            } else {
+                "bestmove resign"
+            };
+            self.out.error(format!(
+                "go after a rejected position: the position is unknown, answering `{answer}`"
+            ));
+            JobKind::Refused {
+                wait: go.ponder || go.infinite,
+                mate: go.mate.is_some(),
+            }
+        } else if let Some(depth) = go.perft {
             if depth > MAX_PERFT_DEPTH {
                 self.out
                     .info_string(format!("perft depth {depth} capped at {MAX_PERFT_DEPTH}"));
@@ -432,22 +521,38 @@ impl Engine {
                 hash_mb: self.options.hash_mb,
             }
         };
-        if !self.is_idle() {
-            // A GUI that sends `go` during a search no longer wants the old one, and
-            // would wait forever behind a ponder search nobody stops.
-            log::warn!("go while a search runs: stopping it first");
-            self.stop_all();
-        }
+        // The new `go` waits for the one before it, unless that one would never end.
+        self.stop_newest_if_open_ended();
         let id = self.next_id;
         self.next_id += 1;
         self.queue.push_back(Job {
             id,
             pos,
+            open_ended: kind.open_ended(),
+            open_ended_after_ponderhit: kind.open_ended_after_ponderhit(),
             kind,
             stop: false,
             ponderhit: None,
         });
         self.start_next();
+    }
+
+    /// Stops the newest `go` (queued, or else running) when it would run until told to:
+    /// only the newest can be one, since each `go` applies this to the one before it.
+    fn stop_newest_if_open_ended(&mut self) {
+        if let Some(job) = self.queue.back_mut() {
+            if job.open_ended && !job.stop {
+                log::info!("go while an open-ended search waits: stopping it");
+                job.stop = true;
+            }
+        } else if let Some(running) = &mut self.running
+            && running.open_ended
+            && !running.stop
+        {
+            log::info!("go while an open-ended search runs: stopping it");
+            running.stop = true;
+            running.control.stop();
+        }
     }
 
     /// The root moves to search, or all (empty) when any given one is not legal here: a
@@ -498,11 +603,14 @@ impl Engine {
                 _ => None,
             };
             job.ponderhit = Some(clock);
+            // A ponder search with a clock now ends by itself.
+            job.open_ended = job.open_ended_after_ponderhit && clock.is_none();
         } else if let Some(running) = &mut self.running {
             let clock =
                 times.and_then(|t| clock_for(running.pos.side_to_move(), &t, running.movetime));
             running.control.ponderhit(clock);
             running.ponderhit = Some(clock);
+            running.open_ended = running.open_ended_after_ponderhit && clock.is_none();
         }
     }
 
@@ -550,13 +658,31 @@ impl Engine {
         let Job {
             id,
             pos,
-            kind,
-            stop,
+            mut kind,
+            open_ended,
+            open_ended_after_ponderhit,
+            mut stop,
             ponderhit,
         } = job;
+        let was_stopped = stop;
+        // A search `stop` reached while it waited still answers with a real (one-ply) result
+        // rather than whatever a search stopped before its first iteration holds.
+        if stop && let JobKind::Search { limits, .. } = &mut kind {
+            *limits = Limits {
+                depth: Some(1),
+                searchmoves: std::mem::take(&mut limits.searchmoves),
+                start: Some(Instant::now()),
+                ..Limits::default()
+            };
+            stop = false;
+        }
+        let perft = matches!(kind, JobKind::Perft { .. });
         let flag = Arc::new(AtomicBool::new(stop));
         let mut running = Running {
             id,
+            open_ended: open_ended && !was_stopped,
+            open_ended_after_ponderhit: open_ended_after_ponderhit && !was_stopped,
+            perft,
             pos: pos.clone(),
             control: Control::Flag(Arc::clone(&flag)),
             rule: self.options.entering_king_rule,
@@ -612,6 +738,14 @@ impl Engine {
                 },
                 Finished::Perft,
             ),
+            JobKind::Refused { wait, mate } => {
+                running.control = Control::Release(Arc::clone(&flag));
+                let task = Task::Refused {
+                    release: (wait && !stop).then_some(flag),
+                    mate,
+                };
+                (task, Finished::Refused { mate })
+            }
         };
         if stop {
             running.control.stop();
@@ -657,6 +791,13 @@ impl Engine {
                 self.out.send(&Response::Checkmate(answer));
             }
             Finished::Perft => {}
+            Finished::Refused { mate: true } => {
+                self.out
+                    .send(&Response::Checkmate(CheckmateAnswer::Timeout));
+            }
+            Finished::Refused { mate: false } => {
+                self.out.send(&Response::BestMove(BestMove::Resign));
+            }
         }
         for (name, value) in std::mem::take(&mut self.deferred_options) {
             self.set_option(&name, value.as_deref());
@@ -667,28 +808,42 @@ impl Engine {
         self.start_next();
     }
 
-    /// Stops the running task and still answers it, since every `go` gets its one reply:
-    /// some clients read that reply on another thread and would wait for it forever.
-    /// Queued tasks are dropped.
+    /// `quit` or the end of input: every `go` still gets its one reply, since some clients
+    /// read it on another thread and would wait for it forever, and a piped script's searches
+    /// are what it was run for. Tasks that would never end on their own (and perft, which
+    /// owes no reply) are stopped; the others run to their end, one after the other.
     fn shutdown(&mut self) {
-        self.queue.clear();
-        let Some(running) = &mut self.running else {
-            return;
-        };
-        running.stop = true;
-        let deadline = Instant::now() + QUIT_GRACE;
-        while self.running.is_some() && Instant::now() < deadline {
+        for job in &mut self.queue {
+            if job.open_ended || matches!(job.kind, JobKind::Perft { .. }) {
+                job.stop = true;
+            }
+        }
+        let mut stopped_at = None;
+        while let Some(running) = &mut self.running {
+            if (running.open_ended || running.perft) && !running.stop {
+                running.stop = true;
+            }
+            // A stopped task gets a grace period; past it the process exits anyway.
+            if running.stop {
+                let since = *stopped_at.get_or_insert_with(Instant::now);
+                if since.elapsed() > QUIT_GRACE {
+                    log::warn!("quitting with a task still running");
+                    return;
+                }
+            } else {
+                stopped_at = None;
+            }
             self.tick();
             match self.worker_rx.recv_timeout(TICK) {
-                Ok(WorkerMessage::Done(_, finished)) => {
-                    self.finish(finished);
-                    self.queue.clear();
+                Ok(WorkerMessage::Done(id, finished)) => {
+                    if self.running.as_ref().is_some_and(|r| r.id == id) {
+                        // Starts the next queued task, if any.
+                        self.finish(finished);
+                        stopped_at = None;
+                    }
                 }
                 Ok(WorkerMessage::Started(_)) | Err(_) => {}
             }
-        }
-        if self.running.is_some() {
-            log::warn!("quitting with a task still running");
         }
     }
 }

@@ -16,8 +16,7 @@ use nom::{
 };
 
 use self::lex::{
-    Res, checked_move, committed, count, is_separator, keyword, millis, noise, refuse, rest_text,
-    sep, word,
+    Res, checked_move, committed, count, is_separator, keyword, millis, noise, refuse, sep, word,
 };
 use super::command::{ClockTimes, Command, GameResult, GoParams, MateLimit, PositionStart};
 
@@ -89,21 +88,42 @@ fn debug(input: &str) -> Res<'_, Command> {
     .parse(input)
 }
 
-/// `setoption name <id> [value <text>]`: the name is one word, the value the rest of
-/// the line, so that file paths with spaces survive.
+/// `setoption name <id> [value <text>]`: the name runs to the word `value` (USI allows
+/// spaces in names, as in `Skill Level`), the value is the rest of the line, so that file
+/// paths with spaces survive.
 fn setoption(input: &str) -> Res<'_, Command> {
-    let name = preceded((sep, keyword("name"), sep), word);
-    let value = preceded((sep, keyword("value")), rest_text);
-    let args = committed((name, opt(value)), |got| {
+    let name = preceded((sep, keyword("name"), sep), (word, rest));
+    let args = committed(name, |got| {
         format!("`setoption` needs `name <id>`, got {got}")
     });
-    map(preceded(keyword("setoption"), args), |(name, value)| {
+    map(preceded(keyword("setoption"), args), |(first, more)| {
+        let (rest_of_name, value) = split_at_value(more);
         Command::SetOption {
-            name: name.to_string(),
+            name: format!("{first}{rest_of_name}")
+                .trim_matches(is_separator)
+                .to_string(),
             value,
         }
     })
     .parse(input)
+}
+
+/// Splits what follows an option name's first word at the word `value`: the rest of the
+/// name (with its spaces) and the value, trimmed.
+fn split_at_value(text: &str) -> (&str, Option<String>) {
+    let mut at = 0;
+    while let Some(start) = text[at..].find(|c: char| !is_separator(c)) {
+        let start = at + start;
+        let end = text[start..]
+            .find(is_separator)
+            .map_or(text.len(), |len| start + len);
+        if &text[start..end] == "value" && start > 0 {
+            let value = text[end..].trim_matches(is_separator).to_string();
+            return (&text[..start], Some(value));
+        }
+        at = end;
+    }
+    (text, None)
 }
 
 /// `register later` or `register name <words> code <words>`.
@@ -437,8 +457,20 @@ mod tests {
             "`setoption` needs `name <id>`, got `USI_Hash`"
         );
         assert_eq!(
-            reason("setoption name Skill Level value 3"),
-            "unexpected `Level`"
+            parse_one("setoption name Skill Level value 3"),
+            set("Skill Level", Some("3"))
+        );
+        assert_eq!(
+            parse_one("setoption name Clear  Hash "),
+            set("Clear  Hash", None)
+        );
+        assert_eq!(
+            parse_one("setoption name value value 3"),
+            set("value", Some("3"))
+        );
+        assert_eq!(
+            parse_one("setoption name Values value"),
+            set("Values", Some(""))
         );
     }
 

@@ -114,6 +114,9 @@ pub enum ScoreValue {
     MatePlus,
     /// `mate -`: the side to move is mated, length unknown.
     MateMinus,
+    /// `mate -0`: the side to move is checkmated already (no legal move), what GUIs expect
+    /// before `bestmove resign`.
+    Checkmated,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -173,7 +176,7 @@ impl OptionDecl {
 }
 
 /// How an empty default travels: GUIs would otherwise read `default` with nothing after it.
-pub(super) const EMPTY: &str = "<empty>";
+pub const EMPTY: &str = "<empty>";
 
 fn or_empty(text: &str) -> &str {
     if text.is_empty() { EMPTY } else { text }
@@ -250,6 +253,7 @@ impl fmt::Display for Score {
             ScoreValue::Mate(plies) => write!(f, "mate {plies}")?,
             ScoreValue::MatePlus => f.write_str("mate +")?,
             ScoreValue::MateMinus => f.write_str("mate -")?,
+            ScoreValue::Checkmated => f.write_str("mate -0")?,
         }
         match self.bound {
             Some(Bound::Lower) => f.write_str(" lowerbound"),
@@ -417,6 +421,7 @@ mod tests {
         assert_eq!(score(ScoreValue::Mate(-4)), "mate -4");
         assert_eq!(score(ScoreValue::MatePlus), "mate +");
         assert_eq!(score(ScoreValue::MateMinus), "mate -");
+        assert_eq!(score(ScoreValue::Checkmated), "mate -0");
         let lower = Score {
             value: ScoreValue::Cp(80),
             bound: Some(Bound::Lower),

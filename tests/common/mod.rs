@@ -62,7 +62,11 @@ impl Engine {
     }
 
     pub fn start_with(env: &[(&str, &str)]) -> Engine {
-        let mut command = Command::new(env!("CARGO_BIN_EXE_kirin"));
+        // `KIRIN_TEST_BIN` runs the tests against another build, e.g. an older commit's, to
+        // check that a regression test fails there.
+        let binary = std::env::var_os("KIRIN_TEST_BIN")
+            .unwrap_or_else(|| env!("CARGO_BIN_EXE_kirin").into());
+        let mut command = Command::new(binary);
         command
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())

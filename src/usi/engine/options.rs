@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use crate::search::SearchOptions;
 use crate::search::time::TimeOptions;
 use crate::shogi::EnteringKingRule;
-use crate::usi::OptionDecl;
+use crate::usi::{EMPTY, OptionDecl};
 
 /// Typed values of every option.
 #[derive(Clone, Debug, PartialEq)]
@@ -34,6 +34,8 @@ pub struct Options {
     pub depth_limit: u32,
     pub nodes_limit: u64,
     pub consideration_mode: bool,
+    pub pv_interval_ms: u64,
+    pub output_fail_lh_pv: bool,
     pub mate_hash_mb: usize,
     /// Evaluation file (network or linear weights); empty = the embedded network.
     pub eval_file: String,
@@ -205,6 +207,16 @@ fn specs() -> Vec<Spec> {
             set: |o, v| o.consideration_mode = flag(v),
         },
         Spec {
+            name: "PvInterval",
+            kind: spin(300, 0, 100_000),
+            set: |o, v| o.pv_interval_ms = int(v) as u64,
+        },
+        Spec {
+            name: "OutputFailLHPV",
+            kind: Kind::Check(true),
+            set: |o, v| o.output_fail_lh_pv = flag(v),
+        },
+        Spec {
             name: "MateHash",
             kind: spin(64, 1, MAX_HASH_MB),
             set: |o, v| o.mate_hash_mb = int(v) as usize,
@@ -239,6 +251,8 @@ impl Default for Options {
             depth_limit: 0,
             nodes_limit: 0,
             consideration_mode: false,
+            pv_interval_ms: 0,
+            output_fail_lh_pv: true,
             mate_hash_mb: 1,
             eval_file: String::new(),
         };
@@ -280,7 +294,10 @@ impl Options {
         let name = spec.name;
         let mut notes = Vec::new();
         let value = match (spec.kind, value) {
-            (Kind::Filename(_), value) => Value::Text(value.unwrap_or("")),
+            // `<empty>` is how USI writes the empty string (`default <empty>`), and some
+            // GUIs send it back as the value.
+            (Kind::Filename(_), Some(EMPTY) | None) => Value::Text(""),
+            (Kind::Filename(_), Some(value)) => Value::Text(value),
             (_, None) => return Err(format!("option {name} needs a value")),
             (Kind::Check(_), Some(value)) => Value::Bool(check_value(name, value)?),
             (Kind::Spin { min, max, .. }, Some(value)) => {
@@ -344,6 +361,8 @@ impl Options {
                 max_moves_to_draw: self.max_moves_to_draw,
             },
             consideration_mode: self.consideration_mode,
+            pv_interval_ms: self.pv_interval_ms,
+            output_fail_lh_pv: self.output_fail_lh_pv,
         }
     }
 }
@@ -470,6 +489,8 @@ mod tests {
             "DepthLimit",
             "NodesLimit",
             "ConsiderationMode",
+            "PvInterval",
+            "OutputFailLHPV",
             "MateHash",
             "EvalFile",
         ] {
@@ -492,6 +513,10 @@ mod tests {
         assert_eq!(o.book_file, "my book.db");
         assert_eq!(o.set("BookFile", None), Ok(vec![]));
         assert_eq!(o.book_file, "");
+        o.set("BookFile", Some("a.db")).unwrap();
+        assert_eq!(o.set("BookFile", Some("<empty>")), Ok(vec![]));
+        assert_eq!(o.book_file, "");
+        assert_eq!(o.book_path(), None);
     }
 
     #[test]

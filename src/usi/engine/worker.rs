@@ -39,6 +39,12 @@ pub enum Task {
         depth: u32,
         stop: Arc<AtomicBool>,
     },
+    /// A `go` for an unknown position: nothing to search. A ponder or infinite one holds
+    /// its answer until `release` is set (by `stop` or `ponderhit`).
+    Refused {
+        release: Option<Arc<AtomicBool>>,
+        mate: bool,
+    },
 }
 
 /// A task's result. `None` in place of an answer means the task panicked.
@@ -49,6 +55,9 @@ pub enum Finished {
     },
     Mate(Option<CheckmateAnswer>),
     Perft,
+    Refused {
+        mate: bool,
+    },
 }
 
 pub enum WorkerMessage {
@@ -121,6 +130,14 @@ fn run(task: Task, out: &Out) -> Finished {
             }
             Finished::Perft
         }
+        Task::Refused { release, mate } => {
+            if let Some(release) = release {
+                while !release.load(Ordering::SeqCst) {
+                    thread::sleep(Duration::from_millis(1));
+                }
+            }
+            Finished::Refused { mate }
+        }
     }
 }
 
@@ -173,31 +190,38 @@ fn mate_progress_line(nodes: u64, elapsed: Duration, hashfull: u32) -> Response 
     ])
 }
 
-/// Turns a search report into its `info` line; `multipv` only when several lines are asked
-/// for, since some GUIs show a single-PV search differently when they see it.
+/// Turns a search report into its `info` line; `multipv` (1-based) only when several lines
+/// are asked for, since some GUIs show a single-PV search differently when they see it.
 pub fn report_line(report: Report, show_multipv: bool) -> Response {
     match report {
         Report::Pv(info) => pv_line(&info, show_multipv),
         Report::Progress {
             depth,
+            currmove,
             nodes,
             nps,
             time_ms,
             hashfull,
-        } => Response::Info(vec![
-            InfoField::Depth(depth),
-            InfoField::Nodes(nodes),
-            InfoField::Nps(nps),
-            InfoField::Time(time_ms),
-            InfoField::HashFull(hashfull),
-        ]),
+        } => {
+            let mut fields = vec![InfoField::Depth(depth)];
+            fields.extend(currmove.map(|m| InfoField::CurrMove(m.to_string())));
+            fields.extend([
+                InfoField::Nodes(nodes),
+                InfoField::Nps(nps),
+                InfoField::Time(time_ms),
+                InfoField::HashFull(hashfull),
+            ]);
+            Response::Info(fields)
+        }
         Report::Text(text) => Response::info_string(text),
     }
 }
 
 fn pv_line(info: &PvInfo, show_multipv: bool) -> Response {
     let value = match info.score {
-        crate::search::Score::Cp(cp) => ScoreValue::Cp(cp),
+        // The one place scores meet the GUI: centipawns go to its scale.
+        crate::search::Score::Cp(cp) => ScoreValue::Cp(crate::eval::to_reported_cp(cp)),
+        crate::search::Score::Mate(0) => ScoreValue::Checkmated,
         crate::search::Score::Mate(plies) => ScoreValue::Mate(plies),
     };
     let bound = match info.bound {
@@ -325,7 +349,7 @@ mod tests {
             depth: 5,
             seldepth: 9,
             multipv: 2,
-            score: SearchScore::Cp(-31),
+            score: SearchScore::Cp(-62),
             bound: ScoreBound::Lower,
             nodes: 1234,
             nps: 5678,
@@ -342,15 +366,26 @@ mod tests {
             bound: ScoreBound::Exact,
             ..info
         };
+        let mate_info = mate.clone();
         let line = report_line(Report::Pv(mate), true).to_string();
         assert_eq!(
             line,
             "info depth 5 seldepth 9 score mate -4 nodes 1234 nps 5678 hashfull 3 time 217 multipv 2 pv 7g7f"
         );
         assert!(parse_response(&line).is_some());
+        let checkmated = PvInfo {
+            score: SearchScore::Mate(0),
+            pv: Vec::new(),
+            ..mate_info
+        };
+        assert_eq!(
+            report_line(Report::Pv(checkmated), false).to_string(),
+            "info depth 5 seldepth 9 score mate -0 nodes 1234 nps 5678 hashfull 3 time 217"
+        );
         let progress = report_line(
             Report::Progress {
                 depth: 7,
+                currmove: Some(pos.parse_move("2g2f").unwrap()),
                 nodes: 10,
                 nps: 20,
                 time_ms: 30,
@@ -360,8 +395,9 @@ mod tests {
         );
         assert_eq!(
             progress.to_string(),
-            "info depth 7 nodes 10 nps 20 time 30 hashfull 40"
+            "info depth 7 currmove 2g2f nodes 10 nps 20 time 30 hashfull 40"
         );
+        assert!(parse_response(&progress.to_string()).is_some());
         assert_eq!(
             report_line(Report::Text("hello".into()), false).to_string(),
             "info string hello"

@@ -180,6 +180,7 @@ fn score(input: &str) -> Res<'_, Score> {
     let plies = alt((
         value(ScoreValue::MatePlus, keyword("+")),
         value(ScoreValue::MateMinus, keyword("-")),
+        value(ScoreValue::Checkmated, keyword("-0")),
         map(signed, ScoreValue::Mate),
     ));
     let mate = preceded((keyword("mate"), sep), plies);
@@ -336,5 +337,32 @@ mod tests {
         ] {
             assert_eq!(parse_response(line), None, "{line:?}");
         }
+    }
+
+    #[test]
+    fn checkmated_reads_apart_from_mate_zero() {
+        let score = |line: &str| match read(line) {
+            Response::Info(fields) => fields,
+            other => panic!("{other:?}"),
+        };
+        let mated = Score {
+            value: ScoreValue::Checkmated,
+            bound: None,
+        };
+        assert_eq!(
+            score("info depth 0 score mate -0"),
+            vec![InfoField::Depth(0), InfoField::Score(mated)]
+        );
+        assert_eq!(
+            read(&Response::Info(vec![InfoField::Score(mated)]).to_string()),
+            Response::Info(vec![InfoField::Score(mated)])
+        );
+        assert_eq!(
+            score("info score mate 0"),
+            vec![InfoField::Score(Score {
+                value: ScoreValue::Mate(0),
+                bound: None
+            })]
+        );
     }
 }
