@@ -216,11 +216,15 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         let (mut sum, mut n, mut first_game) = (0.0, 0usize, 0);
         for path in a.str("data")?.split(',') {
             let text = read_data(path)?;
-            let rows = kirin::tune::read_labelled(&text, first_game, |pos, score, result, game| {
-                let t = f64::from(lambda) * result
-                    + (1.0 - f64::from(lambda)) * kirin::tune::sigmoid(score / k);
-                (game, kirin::tune::sigmoid(f64::from(baseline.evaluate(pos)) / k) - t)
-            })?;
+            let rows =
+                kirin::tune::read_labelled(&text, first_game, |pos, score, result, game| {
+                    let t = f64::from(lambda) * result
+                        + (1.0 - f64::from(lambda)) * kirin::tune::sigmoid(score / k);
+                    (
+                        game,
+                        kirin::tune::sigmoid(f64::from(baseline.evaluate(pos)) / k) - t,
+                    )
+                })?;
             first_game = rows.last().map_or(first_game, |r| r.0 + 1);
             for (game, err) in rows {
                 if game % every == 0 {

@@ -202,8 +202,7 @@ fn decide(
             let (pos, rm, counters) = (pos.clone(), root_moves.clone(), &counters);
             let builder = std::thread::Builder::new().stack_size(64 << 20);
             let spawned = builder.spawn_scoped(s, move || {
-                let mut w =
-                    Worker::new(pos, rm, tt, control, opts, counters, id, start, evaluator);
+                let mut w = Worker::new(pos, rm, tt, control, opts, counters, id, start, evaluator);
                 iterate(&mut w, max_depth, limits, opts, None, tt, start);
                 ThreadResult {
                     depth: w.completed_depth,
