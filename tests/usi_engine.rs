@@ -597,8 +597,8 @@ fn eval_and_display_extensions() {
     let (total, parts) = lines.split_last().unwrap_or_else(|| panic!("{lines:?}"));
     let cp: i32 = total
         .strip_prefix("info string eval ")
-        .and_then(|rest| rest.strip_suffix(" (side to move)"))
-        .and_then(|cp| cp.parse().ok())
+        .and_then(|rest| rest.split_once(" (side to move"))
+        .and_then(|(cp, _)| cp.parse().ok())
         .unwrap_or_else(|| panic!("{lines:?}"));
     assert!(parts.len() >= 5, "{lines:?}");
     let sum: i32 = parts

@@ -18,6 +18,7 @@ const USAGE: &str = "usage:
   kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL]
+                   [--base linear]
   kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
 EVAL: a network file, a linear weights file, `linear` (embedded weights) or `default`
 (the embedded network).";
@@ -199,13 +200,19 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         .build_global()
         .map_err(|e| e.to_string())?;
     let t = Instant::now();
+    // `--base linear`: train the network as a correction to the embedded linear evaluation.
+    let base = match a.str("base") {
+        Ok("linear") => Some(kirin::eval::linear::weights()),
+        Ok(other) => return Err(format!("--base: only `linear` is known, not '{other}'")),
+        Err(_) => None,
+    };
     let mut all = Vec::new();
     for path in a.str("data")?.split(',') {
         let text = read_data(path)?;
         let first_game = all
             .last()
             .map_or(0, |p: &kirin::tune::nnue::Labelled| p.game + 1);
-        all.extend(load(&text, first_game).map_err(|e| format!("{path}: {e}"))?);
+        all.extend(load(&text, first_game, base.as_deref()).map_err(|e| format!("{path}: {e}"))?);
     }
     let every: u32 = a.num("holdout-every", 20)?;
     let lambda: f32 = a.num("lambda", 0.5)?;
@@ -262,7 +269,8 @@ fn train_cmd(a: &Args) -> Result<(), String> {
             (n, ad, e)
         }
         _ => {
-            let n = FloatNet::random(a.num("hidden", kirin::eval::nnue::HIDDEN)?, cfg.seed);
+            let mut n = FloatNet::random(a.num("hidden", kirin::eval::nnue::HIDDEN)?, cfg.seed);
+            n.adds_linear = base.is_some();
             let ad = Adam::new(n.params.len());
             (n, ad, 0)
         }

@@ -132,6 +132,11 @@ impl Weights {
 }
 
 static WEIGHTS_TEXT: &str = include_str!("weights.txt");
+
+/// The embedded weights file: its hash identifies the base of a network that corrects it.
+pub fn embedded_text() -> &'static str {
+    WEIGHTS_TEXT
+}
 static WEIGHTS: OnceLock<Arc<Weights>> = OnceLock::new();
 
 /// The embedded weights. The file is checked by a test, so a broken file never reaches a build

@@ -1,7 +1,7 @@
-//! Evaluation. Two evaluators share one interface: the neural network (`nnue`, the default) and
-//! the linear evaluation (`linear`, kept for comparison and for its fitting tools). The searcher
-//! owns an `Evaluator` and hands it to every thread; each thread keeps an `EvalStack`, the
-//! incremental state along its current line (an accumulator per ply), pushed after each move.
+//! Evaluation: the neural network (`nnue`), the linear evaluation (`linear`), or their sum, as
+//! the network's file says. The searcher owns an `Evaluator` and hands it to every thread; each
+//! thread keeps an `EvalStack`, the incremental state along its current line (an accumulator
+//! and a linear piece part per ply), pushed after each move.
 
 pub mod features;
 pub mod linear;
@@ -24,11 +24,12 @@ pub type Value = i32;
 /// search's margins mean the same with either evaluator.
 pub const CP_PER_LOGIT: i32 = 1182;
 
-/// An evaluation function, shared by every search thread.
+/// An evaluation function, shared by every search thread: a network, the linear evaluation,
+/// or their sum (a network trained on top of the linear evaluation says so in its file).
 #[derive(Clone)]
-pub enum Evaluator {
-    Nnue(Arc<Network>),
-    Linear(Arc<Weights>),
+pub struct Evaluator {
+    net: Option<Arc<Network>>,
+    linear: Option<Arc<Weights>>,
 }
 
 static NET_BYTES: &[u8] = include_bytes!("nnue/kirin.nnue");
@@ -51,7 +52,7 @@ impl Default for Evaluator {
     /// The embedded network.
     fn default() -> Self {
         match embedded_network() {
-            Some(n) => Evaluator::Nnue(n),
+            Some(n) => Evaluator::network(n),
             None => Evaluator::linear(),
         }
     }
@@ -60,7 +61,19 @@ impl Default for Evaluator {
 impl Evaluator {
     /// The embedded linear weights.
     pub fn linear() -> Evaluator {
-        Evaluator::Linear(linear::weights())
+        Evaluator {
+            net: None,
+            linear: Some(linear::weights()),
+        }
+    }
+
+    /// A network, with the embedded linear weights added when it was trained on top of them.
+    pub fn network(net: Arc<Network>) -> Evaluator {
+        let linear = net.adds_linear().then(linear::weights);
+        Evaluator {
+            net: Some(net),
+            linear,
+        }
     }
 
     /// Reads an evaluation file: a network file (by its magic), else a linear weights file.
@@ -72,105 +85,108 @@ impl Evaluator {
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         if bytes.starts_with(b"KIRINNET") {
             let net = Network::from_bytes(&bytes).map_err(|e| format!("{path}: {e}"))?;
-            return Ok(Evaluator::Nnue(Arc::new(net)));
+            return Ok(Evaluator::network(Arc::new(net)));
         }
         let text = String::from_utf8(bytes)
             .map_err(|_| format!("{path}: neither a network nor a weights file"))?;
         let w = Weights::parse(&text).map_err(|e| format!("{path}: {e}"))?;
-        Ok(Evaluator::Linear(Arc::new(w)))
+        Ok(Evaluator {
+            net: None,
+            linear: Some(Arc::new(w)),
+        })
     }
 
     pub fn name(&self) -> &'static str {
-        match self {
-            Evaluator::Nnue(_) => "nnue",
-            Evaluator::Linear(_) => "linear",
+        match (&self.net, &self.linear) {
+            (Some(_), Some(_)) => "nnue+linear",
+            (Some(_), None) => "nnue",
+            _ => "linear",
         }
     }
 
     /// Static evaluation from the side to move's point of view, computed from scratch.
     pub fn evaluate(&self, pos: &Position) -> Value {
-        match self {
-            Evaluator::Nnue(n) => n.evaluate_fresh(pos),
-            Evaluator::Linear(w) => w.evaluate(pos),
-        }
+        self.net.as_ref().map_or(0, |n| n.evaluate_fresh(pos))
+            + self.linear.as_ref().map_or(0, |w| w.evaluate(pos))
     }
 
     /// What `kirin eval` and the USI `eval` command print: named parts, then `("total", ..)`,
     /// which equals `evaluate(pos)`, all from the side to move's point of view.
     pub fn explain(&self, pos: &Position) -> Vec<(String, i32)> {
-        match self {
-            Evaluator::Nnue(n) => vec![
-                (
-                    "win_probability_permille".into(),
-                    (1000.0 / (1.0 + (-n.logit(pos)).exp())).round() as i32,
-                ),
-                ("total".into(), n.evaluate_fresh(pos)),
-            ],
-            Evaluator::Linear(w) => w.explain(pos),
+        let mut out = match &self.linear {
+            Some(w) => {
+                let mut parts = w.explain(pos);
+                parts.pop();
+                parts
+            }
+            None => Vec::new(),
+        };
+        if let Some(n) = &self.net {
+            out.push(("network".into(), n.evaluate_fresh(pos)));
         }
+        out.push(("total".into(), self.evaluate(pos)));
+        out
     }
 }
 
 /// The incremental evaluation state of one search thread along its current line: entry `ply`
-/// belongs to the position at that ply.
-pub enum EvalStack {
-    Nnue(Arc<Network>, Vec<Accumulator>),
-    Linear(Arc<Weights>, Vec<Value>),
+/// of each part belongs to the position at that ply.
+pub struct EvalStack {
+    net: Option<(Arc<Network>, Vec<Accumulator>)>,
+    linear: Option<(Arc<Weights>, Vec<Value>)>,
 }
 
 impl EvalStack {
     /// A stack for lines of up to `plies` plies from `root`.
     pub fn new(evaluator: &Evaluator, root: &Position, plies: usize) -> EvalStack {
-        match evaluator {
-            Evaluator::Nnue(n) => {
+        EvalStack {
+            net: evaluator.net.as_ref().map(|n| {
                 let mut accs = vec![Accumulator::default(); plies + 1];
                 n.refresh(root, &mut accs[0]);
-                EvalStack::Nnue(Arc::clone(n), accs)
-            }
-            Evaluator::Linear(w) => {
+                (Arc::clone(n), accs)
+            }),
+            linear: evaluator.linear.as_ref().map(|w| {
                 let mut parts = vec![0; plies + 1];
                 parts[0] = w.piece_part(root);
-                EvalStack::Linear(Arc::clone(w), parts)
-            }
+                (Arc::clone(w), parts)
+            }),
         }
     }
 
     /// After a move (or a null move) from the position at `ply`: makes entry `ply + 1` for `pos`.
     #[inline]
     pub fn push(&mut self, ply: usize, pos: &Position) {
-        match self {
-            EvalStack::Nnue(n, accs) => {
-                let (done, next) = accs.split_at_mut(ply + 1);
-                n.update(pos, &done[ply], &mut next[0]);
-            }
-            EvalStack::Linear(w, parts) => {
-                parts[ply + 1] = if pos.last_move().is_none() {
-                    parts[ply]
-                } else {
-                    w.update_piece_part(pos, parts[ply])
-                };
-            }
+        if let Some((n, accs)) = &mut self.net {
+            let (done, next) = accs.split_at_mut(ply + 1);
+            n.update(pos, &done[ply], &mut next[0]);
+        }
+        if let Some((w, parts)) = &mut self.linear {
+            parts[ply + 1] = if pos.last_move().is_none() {
+                parts[ply]
+            } else {
+                w.update_piece_part(pos, parts[ply])
+            };
         }
     }
 
     /// The evaluation of `pos`, the position at `ply`, from the side to move's point of view.
     #[inline]
     pub fn evaluate(&self, ply: usize, pos: &Position) -> Value {
-        match self {
-            EvalStack::Nnue(n, accs) => {
-                debug_assert_eq!(
-                    n.evaluate(pos, &accs[ply]),
-                    n.evaluate_fresh(pos),
-                    "{}",
-                    pos.to_sfen()
-                );
-                n.evaluate(pos, &accs[ply])
-            }
-            EvalStack::Linear(w, parts) => {
-                debug_assert_eq!(parts[ply], w.piece_part(pos), "{}", pos.to_sfen());
-                w.evaluate_with_piece_part(pos, parts[ply])
-            }
+        let mut v = 0;
+        if let Some((n, accs)) = &self.net {
+            debug_assert_eq!(
+                n.evaluate(pos, &accs[ply]),
+                n.evaluate_fresh(pos),
+                "{}",
+                pos.to_sfen()
+            );
+            v += n.evaluate(pos, &accs[ply]);
         }
+        if let Some((w, parts)) = &self.linear {
+            debug_assert_eq!(parts[ply], w.piece_part(pos), "{}", pos.to_sfen());
+            v += w.evaluate_with_piece_part(pos, parts[ply]);
+        }
+        v
     }
 }
 
@@ -180,18 +196,28 @@ mod tests {
 
     #[test]
     fn the_embedded_network_loads_and_sees_material() {
-        let net = embedded_network().expect("embedded network must load");
+        let net = Evaluator::network(embedded_network().expect("embedded network must load"));
         let up_a_rook =
             Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1")
                 .unwrap();
-        assert!(net.evaluate_fresh(&up_a_rook) > 300);
-        let start = net.evaluate_fresh(&Position::startpos());
+        assert!(net.evaluate(&up_a_rook) > 300);
+        let start = net.evaluate(&Position::startpos());
         assert!(start.abs() < 150, "{start}");
     }
 
     #[test]
     fn explain_ends_with_the_total() {
-        for e in [Evaluator::default(), Evaluator::linear()] {
+        let zero = Network::from_parts(
+            [0; nnue::HIDDEN],
+            vec![[0; nnue::HIDDEN]; nnue::INPUTS],
+            [[0; nnue::HIDDEN]; 2],
+            0,
+            false,
+        )
+        .unwrap();
+        let net_only = Evaluator::network(Arc::new(zero));
+        assert_eq!(net_only.evaluate(&Position::startpos()), 0);
+        for e in [Evaluator::default(), Evaluator::linear(), net_only] {
             let pos = Position::startpos();
             let parts = e.explain(&pos);
             assert_eq!(

@@ -7,6 +7,7 @@
 
 use super::read_labelled;
 use crate::eval::CP_PER_LOGIT;
+use crate::eval::linear::Weights;
 use crate::eval::nnue::features::{self, flip_input, mirror_input};
 use crate::eval::nnue::{HIDDEN, INPUTS, MAX_ACTIVE, Network, QA, QB};
 use crate::shogi::Color;
@@ -28,6 +29,9 @@ pub struct Labelled {
     /// 1 win, 0.5 draw, 0 loss for the side to move.
     pub result: f32,
     pub game: u32,
+    /// What the network's output is added to, in logits: the linear evaluation for a network
+    /// trained on top of it, else 0.
+    pub base: f32,
 }
 
 impl Labelled {
@@ -47,6 +51,7 @@ impl Labelled {
             score: score as f32,
             result: result as f32,
             game,
+            base: 0.0,
         }
     }
 
@@ -76,9 +81,16 @@ impl Labelled {
     }
 }
 
-/// Reads generator lines (`<sfen>\t<score>\t<result>`) into training positions.
-pub fn load(text: &str, first_game: u32) -> Result<Vec<Labelled>, String> {
-    read_labelled(text, first_game, Labelled::new)
+/// Reads generator lines (`<sfen>\t<score>\t<result>`) into training positions; with `base`,
+/// each position's output is trained as a correction to that linear evaluation.
+pub fn load(text: &str, first_game: u32, base: Option<&Weights>) -> Result<Vec<Labelled>, String> {
+    read_labelled(text, first_game, |pos, score, result, game| {
+        let mut p = Labelled::new(pos, score, result, game);
+        if let Some(w) = base {
+            p.base = w.evaluate(pos) as f32 / CP_PER_LOGIT as f32;
+        }
+        p
+    })
 }
 
 #[inline]
@@ -92,6 +104,8 @@ fn sigmoid(x: f32) -> f32 {
 pub struct FloatNet {
     pub h: usize,
     pub params: Vec<f32>,
+    /// Trained as a correction to the embedded linear evaluation.
+    pub adds_linear: bool,
 }
 
 impl FloatNet {
@@ -111,7 +125,11 @@ impl FloatNet {
         let mut params = vec![0f32; FloatNet::len(h)];
         let ft_range = 1.0 / (MAX_ACTIVE as f32).sqrt();
         let out_range = 1.0 / ((2 * h) as f32).sqrt();
-        let net = FloatNet { h, params: vec![] };
+        let net = FloatNet {
+            h,
+            params: vec![],
+            adds_linear: false,
+        };
         let (b_at, o_at) = (net.ft_bias_at(), net.out_at());
         for (i, p) in params.iter_mut().enumerate() {
             let u = rng.unit() as f32 * 2.0 - 1.0;
@@ -121,7 +139,11 @@ impl FloatNet {
                 *p = u * out_range;
             }
         }
-        FloatNet { h, params }
+        FloatNet {
+            h,
+            params,
+            adds_linear: false,
+        }
     }
 
     /// The hidden sums of both perspectives, then the output (the predicted logit).
@@ -145,7 +167,7 @@ impl FloatNet {
         y
     }
 
-    /// The predicted logit for a position of the rules core.
+    /// The predicted logit for a position of the rules core, without any base.
     pub fn logit(&self, pos: &crate::shogi::Position) -> f32 {
         let p = Labelled::new(pos, 0.0, 0.0, 0);
         let (us, them, n) = p.perspectives(false);
@@ -164,7 +186,7 @@ impl FloatNet {
     ) -> f32 {
         let h = self.h;
         let (us, them, n) = p.perspectives(mirror);
-        let y = self.forward(&us[..n], &them[..n], acc);
+        let y = p.base + self.forward(&us[..n], &them[..n], acc);
         let prob = sigmoid(y);
         let err = prob - p.target(lambda);
         let g = 2.0 * err * prob * (1.0 - prob);
@@ -207,7 +229,7 @@ impl FloatNet {
                     .iter()
                     .map(|p| {
                         let (us, them, n) = p.perspectives(false);
-                        let y = self.forward(&us[..n], &them[..n], &mut acc);
+                        let y = p.base + self.forward(&us[..n], &them[..n], &mut acc);
                         f64::from((sigmoid(y) - p.target(lambda)).powi(2))
                     })
                     .sum::<f64>()
@@ -245,14 +267,16 @@ impl FloatNet {
             out[k / HIDDEN][k % HIDDEN] = q(*x, QB);
         }
         let out_bias = (o[2 * HIDDEN] * (QA * QB) as f32).round() as i32;
-        Network::from_parts(bias, weights, out, out_bias)
+        Network::from_parts(bias, weights, out, out_bias, self.adds_linear)
     }
 
     /// Parameters and the optimiser's moments, for resuming a run.
     pub fn checkpoint_bytes(&self, adam: &Adam, epoch: usize) -> Vec<u8> {
         let mut b = Vec::with_capacity(12 * self.params.len() + 32);
         b.extend_from_slice(b"KIRINCKP");
-        b.extend_from_slice(&(self.h as u64).to_le_bytes());
+        // The top bit of the width word says whether the net corrects the linear evaluation.
+        let h_word = self.h as u64 | (u64::from(self.adds_linear) << 63);
+        b.extend_from_slice(&h_word.to_le_bytes());
         b.extend_from_slice(&(epoch as u64).to_le_bytes());
         b.extend_from_slice(&adam.t.to_le_bytes());
         for v in [&self.params, &adam.m, &adam.v] {
@@ -268,7 +292,11 @@ impl FloatNet {
             return Err("not a training checkpoint".into());
         }
         let word = |at: usize| u64::from_le_bytes(bytes[at..at + 8].try_into().unwrap_or([0; 8]));
-        let (h, epoch, t) = (word(8) as usize, word(16) as usize, word(24));
+        let (h_word, epoch, t) = (word(8), word(16) as usize, word(24));
+        let (h, adds_linear) = ((h_word & !(1 << 63)) as usize, h_word >> 63 == 1);
+        if h == 0 || h > 4096 {
+            return Err("checkpoint has a bad width".into());
+        }
         let len = FloatNet::len(h);
         if bytes.len() != 32 + 12 * len {
             return Err("checkpoint has the wrong size".into());
@@ -280,6 +308,7 @@ impl FloatNet {
         let net = FloatNet {
             h,
             params: floats[..len].to_vec(),
+            adds_linear,
         };
         let adam = Adam {
             m: floats[len..2 * len].to_vec(),
@@ -387,8 +416,10 @@ pub fn train(
                     idx.iter()
                         .map(|&i| {
                             // Half of the positions of every epoch mirrored, a different half
-                            // each epoch.
-                            let mirror = (i as u64 ^ epoch as u64).count_ones() % 2 == 1;
+                            // each epoch; not on top of the linear evaluation, whose value for
+                            // the mirrored position is not stored.
+                            let mirror = !net_ref.adds_linear
+                                && (i as u64 ^ epoch as u64).count_ones() % 2 == 1;
                             let p = &data[i as usize];
                             f64::from(net_ref.backward(p, mirror, cfg.lambda, &mut acc, g))
                         })
@@ -525,13 +556,14 @@ mod tests {
 
     #[test]
     fn a_checkpoint_restores_the_net_and_the_optimiser() {
-        let net = FloatNet::random(8, 1);
+        let mut net = FloatNet::random(8, 1);
+        net.adds_linear = true;
         let mut adam = Adam::new(net.params.len());
         adam.t = 12;
         adam.m[3] = 0.5;
         let bytes = net.checkpoint_bytes(&adam, 4);
         let (n2, a2, e) = FloatNet::from_checkpoint(&bytes).unwrap();
-        assert_eq!((n2.h, e, a2.t), (8, 4, 12));
+        assert_eq!((n2.h, e, a2.t, n2.adds_linear), (8, 4, 12, true));
         assert_eq!(n2.params, net.params);
         assert_eq!(a2.m, adam.m);
         assert!(FloatNet::from_checkpoint(&bytes[..100]).is_err());

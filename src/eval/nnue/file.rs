@@ -1,6 +1,7 @@
 //! The network file: `KIRINNET` magic, a format version, an architecture string that must match
-//! this build's network exactly, the parameters (little endian), and an FNV-1a checksum of every
-//! byte before it. A file that fails any check is refused whole, with the reason.
+//! this build's network exactly, the base (0, or the FNV-1a hash of the linear weights file the
+//! network corrects), the parameters (little endian), and an FNV-1a checksum of every byte before
+//! it. A file that fails any check is refused whole, with the reason.
 
 use super::{HIDDEN, INPUTS, Network, QA, QB};
 
@@ -15,6 +16,11 @@ pub const ARCHITECTURE: &str = concat!(
 
 // The architecture string names the constants; keep them in step.
 const _: () = assert!(INPUTS == 2344 && HIDDEN == 256 && QA == 255 && QB == 1024);
+
+/// What a network that corrects the embedded linear evaluation stores as its base.
+fn linear_base_id() -> u64 {
+    fnv1a(crate::eval::linear::embedded_text().as_bytes())
+}
 
 fn fnv1a(bytes: &[u8]) -> u64 {
     let mut h: u64 = 0xcbf2_9ce4_8422_2325;
@@ -32,6 +38,12 @@ pub fn write(net: &Network) -> Vec<u8> {
     b.extend_from_slice(&VERSION.to_le_bytes());
     b.extend_from_slice(&(ARCHITECTURE.len() as u32).to_le_bytes());
     b.extend_from_slice(ARCHITECTURE.as_bytes());
+    let base = if net.adds_linear() {
+        linear_base_id()
+    } else {
+        0
+    };
+    b.extend_from_slice(&base.to_le_bytes());
     let rows = std::iter::once(bias)
         .chain(weights.iter())
         .chain(out.iter());
@@ -102,6 +114,12 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
     if fnv1a(body).to_le_bytes() != sum {
         return Err("checksum mismatch (file damaged)".into());
     }
+    let base = u64::from(r.u32()?) | (u64::from(r.u32()?) << 32);
+    let adds_linear = match base {
+        0 => false,
+        id if id == linear_base_id() => true,
+        _ => return Err("made to correct other linear weights than this build's".into()),
+    };
     let bias = r.row()?;
     let weights = (0..INPUTS)
         .map(|_| r.row())
@@ -111,7 +129,7 @@ pub fn read(bytes: &[u8]) -> Result<Network, String> {
     if r.at != body.len() {
         return Err(format!("{} bytes too many", body.len() - r.at));
     }
-    Network::from_parts(bias, weights, out, out_bias)
+    Network::from_parts(bias, weights, out, out_bias, adds_linear)
 }
 
 #[cfg(test)]

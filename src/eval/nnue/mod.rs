@@ -36,6 +36,8 @@ pub struct Network {
     out_weights: [[i16; HIDDEN]; 2],
     /// Scaled by `QA * QB`.
     out_bias: i32,
+    /// Trained as a correction on top of the embedded linear evaluation, which is then added.
+    adds_linear: bool,
     kernel: Kernel,
 }
 
@@ -57,6 +59,7 @@ impl Network {
         ft_weights: Vec<[i16; HIDDEN]>,
         out_weights: [[i16; HIDDEN]; 2],
         out_bias: i32,
+        adds_linear: bool,
     ) -> Result<Network, String> {
         if ft_weights.len() != INPUTS {
             return Err(format!(
@@ -69,8 +72,14 @@ impl Network {
             ft_weights,
             out_weights,
             out_bias,
+            adds_linear,
             kernel: Kernel::detect(),
         })
+    }
+
+    /// Whether the network's output is a correction to the embedded linear evaluation.
+    pub fn adds_linear(&self) -> bool {
+        self.adds_linear
     }
 
     /// The same network running another compiled copy of the inner loops (tests compare them).
@@ -191,7 +200,7 @@ mod tests {
         let bias = row(200);
         let weights = (0..INPUTS).map(|_| row(150)).collect();
         let out = [row(100), row(100)];
-        Network::from_parts(bias, weights, out, 1234).unwrap()
+        Network::from_parts(bias, weights, out, 1234, false).unwrap()
     }
 
     #[test]
