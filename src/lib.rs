@@ -8,6 +8,7 @@
 pub mod bench;
 pub mod eval;
 pub mod search;
+pub mod kifu;
 pub mod shogi;
 pub mod tune;
 pub mod usi;
