@@ -221,7 +221,7 @@ impl Setup {
 
 fn chunks(text: &str, n: usize) -> Result<Vec<&str>, String> {
     let text = text.trim_end();
-    if !text.is_ascii() || text.len() % n != 0 {
+    if !text.is_ascii() || !text.len().is_multiple_of(n) {
         return Err(format!("'{text}' is not a list of {n}-character pieces"));
     }
     Ok((0..text.len())
@@ -324,8 +324,8 @@ fn read_game(lines: &[&str], first: usize) -> Result<Record, RecordError> {
                 };
                 let r = replay.insert(begin(&setup, side, &mut early_comments, no)?);
                 read_move(r, stmt, no);
-            } else if stmt.starts_with('V') {
-                headers.push(("V".to_string(), stmt[1..].to_string()));
+            } else if let Some(version) = stmt.strip_prefix('V') {
+                headers.push(("V".to_string(), version.to_string()));
             } else if let Some(name) = stmt.strip_prefix("N+") {
                 names[0] = Some(name.to_string());
             } else if let Some(name) = stmt.strip_prefix("N-") {
