@@ -7,8 +7,8 @@
 
 pub mod bench;
 pub mod eval;
-pub mod search;
 pub mod kifu;
+pub mod search;
 pub mod shogi;
 pub mod tune;
 pub mod usi;
