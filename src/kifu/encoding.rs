@@ -104,7 +104,10 @@ mod tests {
 
     #[test]
     fn undecodable_bytes_do_not_panic() {
-        let (text, _) = decode_text(&[0xff, 0xfe, 0x80, b'a', 0x81]);
-        assert!(text.contains('a'));
+        let (text, _) = decode_text(&[0xff, b' ', b'a', b'b', b'c', 0xff, 0x80]);
+        assert!(
+            text.contains("abc") && text.contains('\u{fffd}'),
+            "{text:?}"
+        );
     }
 }

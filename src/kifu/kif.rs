@@ -274,9 +274,15 @@ pub(crate) fn summary_text(record: &Record) -> Option<String> {
 pub(crate) fn write_header(record: &Record) -> String {
     let mut s = String::new();
     for (k, v) in &record.headers {
-        if k != "手合割" {
-            s.push_str(&format!("{k}：{v}\n"));
+        if k == "手合割" || k == "V" {
+            continue;
         }
+        // Fields read from CSA (`$EVENT`, ...) under their KIF names.
+        let key = super::csa::INFO_KEYS
+            .iter()
+            .find(|(csa, _)| csa == k)
+            .map_or(k.as_str(), |(_, kif)| kif);
+        s.push_str(&format!("{key}：{v}\n"));
     }
     match handicap_name(&record.start) {
         Some(name) => s.push_str(&format!("手合割：{name}\n")),

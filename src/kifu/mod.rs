@@ -24,7 +24,7 @@ use crate::shogi::{Color, Move, Position, Square, legal_moves};
 use std::fmt;
 use std::path::Path;
 
-pub use encoding::{Encoding, decode_text};
+pub use encoding::{Encoding, decode_text, encode_text};
 
 /// A record format.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
