@@ -73,7 +73,8 @@ impl Format {
             {
                 return Some(Format::Usi);
             }
-            if line.starts_with("手数") || kif::is_move_line(line) {
+            // `手数----指手--` heads KIF's move list; `手数＝30` in a board diagram is not it.
+            if line.starts_with("手数-") || kif::is_move_line(line) {
                 return Some(Format::Kif);
             }
             if line.starts_with('▲') || line.starts_with('△') || line.starts_with("まで") {
@@ -451,3 +452,33 @@ pub use jkf::write as write_jkf;
 pub use ki2::write as write_ki2;
 pub use kif::write as write_kif;
 pub use usi::write as write_usi;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_detected_by_content() {
+        let cases = [
+            (
+                "手合割：平手\n手数----指手--\n   1 ７六歩(77)\n",
+                Format::Kif,
+            ),
+            ("先手：a\n手数＝0\n▲７六歩 △３四歩\n", Format::Ki2),
+            ("V2.2\nPI\n+\n+7776FU\n", Format::Csa),
+            ("position startpos moves 7g7f\n", Format::Usi),
+            ("\u{feff}{\"moves\": []}", Format::Jkf),
+        ];
+        for (text, format) in cases {
+            assert_eq!(Format::detect(text), Some(format), "{text}");
+        }
+        assert_eq!(Format::detect("hello\n"), None);
+        assert_eq!(Format::from_extension("a/b.KI2U"), Some(Format::Ki2));
+    }
+
+    #[test]
+    fn lines_split_at_every_line_ending() {
+        assert_eq!(split_lines("a\r\nb\rc\nd"), ["a", "b", "c", "d"]);
+        assert_eq!(split_lines("a\n\nb\n"), ["a", "", "b"]);
+    }
+}
