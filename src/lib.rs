@@ -7,6 +7,7 @@
 
 pub mod bench;
 pub mod eval;
+pub mod kifu;
 pub mod search;
 pub mod shogi;
 pub mod tune;
