@@ -1,0 +1,55 @@
+//! Records in and annotated records out, through the game-record library.
+
+use super::game::Game;
+use super::game::{GameAnalysis, MoveAnalysis};
+use super::input::{ReadResult, read_usi_lines};
+use super::score::Mark;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Encoding {
+    Utf8,
+    ShiftJis,
+}
+
+/// Reads every game of an input.
+pub fn read_records(bytes: &[u8], _name: &str) -> ReadResult {
+    read_usi_lines(&String::from_utf8_lossy(bytes))
+}
+
+/// The comment lines written under a move (without KIF's leading `*`).
+pub fn notes(m: &MoveAnalysis, pv_text: &str, best_text: Option<&str>) -> Vec<String> {
+    let mut lines = Vec::new();
+    if m.mark != Mark::Good {
+        lines.push(format!("{} (-{:.1}%)", m.mark.japanese(), m.loss * 100.0));
+    }
+    if let Some(best) = best_text
+        && m.best != Some(m.played)
+    {
+        lines.push(format!("最善手={best}"));
+    }
+    match m.after.mate {
+        Some(plies) if plies != 0 => lines.push(format!(
+            "#詰み={}:{}手",
+            if plies > 0 {
+                "先手勝ち"
+            } else {
+                "後手勝ち"
+            },
+            plies.abs()
+        )),
+        _ => {}
+    }
+    lines.push(format!("#評価値={}", m.after.cp));
+    if !pv_text.is_empty() {
+        lines.push(format!("#読み筋={pv_text}"));
+    }
+    lines
+}
+
+pub fn annotated(
+    _game: &Game,
+    _analysis: &GameAnalysis,
+    _enc: Encoding,
+) -> Result<Vec<u8>, String> {
+    Err("annotated KIF is not available yet".into())
+}
