@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod bench;
 pub mod eval;
 pub mod search;
+pub mod kifu;
 pub mod shogi;
 pub mod tune;
 pub mod usi;

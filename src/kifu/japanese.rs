@@ -1,0 +1,1 @@
+//! Japanese move text (placeholder).
