@@ -177,7 +177,9 @@ impl Analyst {
     }
 }
 
-/// Puts the reports together; the move the search chose leads, whatever thread found it.
+/// Puts the reports together. The lines are those of the last completed iteration, best value
+/// first, so that the best move and its value always belong together; the move the search
+/// returned stands in only when no iteration completed (a tiny node budget).
 fn collect(pos: &Position, outcome: Outcome, latest: Vec<Option<PvInfo>>) -> PositionEval {
     let depth = latest
         .first()
@@ -193,25 +195,20 @@ fn collect(pos: &Position, outcome: Outcome, latest: Vec<Option<PvInfo>>) -> Pos
             pv: i.pv,
         })
         .collect();
+    lines.sort_by_key(|l| std::cmp::Reverse(l.eval.cp));
     match outcome {
         Outcome::Move { best, .. } => {
-            if let Some(at) = lines.iter().position(|l| l.pv.first() == Some(&best)) {
-                let line = lines.remove(at);
-                lines.insert(0, line);
-            } else {
-                // No iteration finished (a tiny node budget): the static evaluation of the
-                // position after the move stands in for the search's value.
+            if lines.is_empty() {
+                // The static evaluation of the position after the move stands in for the
+                // search's value.
                 let mut after = pos.clone();
                 after.do_move(best);
                 let eval =
                     Eval::from_score(crate::search::Score::Cp(-crate::eval::evaluate(&after)));
-                lines.insert(
-                    0,
-                    Line {
-                        eval,
-                        pv: vec![best],
-                    },
-                );
+                lines.push(Line {
+                    eval,
+                    pv: vec![best],
+                });
             }
         }
         // A declaration wins on the spot; the search stops before any line.

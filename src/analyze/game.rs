@@ -17,6 +17,20 @@ pub struct Game {
     pub winner: Option<Color>,
 }
 
+impl Game {
+    pub fn from_record(record: &crate::kifu::Record) -> Game {
+        let ending = record.ending;
+        Game {
+            start: record.start.clone(),
+            moves: record.moves.clone(),
+            black: record.black.clone(),
+            white: record.white.clone(),
+            ending: (ending != crate::kifu::Ending::Unknown).then(|| ending.name().to_string()),
+            winner: record.winner,
+        }
+    }
+}
+
 /// Which moves to judge.
 #[derive(Clone, Debug)]
 pub struct Selection {

@@ -2,7 +2,7 @@
 
 use super::game::Game;
 use super::game::{GameAnalysis, MoveAnalysis};
-use super::input::{ReadResult, read_usi_lines};
+use super::input::{ReadError, ReadGame, ReadResult};
 use super::score::Mark;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -11,9 +11,39 @@ pub enum Encoding {
     ShiftJis,
 }
 
-/// Reads every game of an input.
-pub fn read_records(bytes: &[u8], _name: &str) -> ReadResult {
-    read_usi_lines(&String::from_utf8_lossy(bytes))
+/// Reads every game of an input (any format the record library knows, by content and then
+/// by the name's extension). Games that broke off before their first move are reported as
+/// errors, not analysed: there is nothing to analyse.
+pub fn read_records(bytes: &[u8], name: &str) -> ReadResult {
+    let mut result = ReadResult::default();
+    let hint = std::path::Path::new(name)
+        .file_name()
+        .and_then(|n| n.to_str());
+    let records = match crate::kifu::read_bytes(bytes, hint) {
+        Ok(records) => records,
+        Err(e) => {
+            result.errors.push(ReadError {
+                line: e.line,
+                message: e.message,
+            });
+            return result;
+        }
+    };
+    for record in records {
+        let error = record.error.as_ref().map(|e| ReadError {
+            line: e.line,
+            message: e.message.clone(),
+        });
+        match error {
+            Some(e) if record.moves.is_empty() => result.errors.push(e),
+            error => result.games.push(ReadGame {
+                game: Game::from_record(&record),
+                record,
+                error,
+            }),
+        }
+    }
+    result
 }
 
 /// The comment lines written under a move (without KIF's leading `*`).

@@ -3,5 +3,8 @@
 use super::{Record, RecordError};
 
 pub fn read(_text: &str) -> Result<Record, RecordError> {
-    Err(RecordError::new(0, "reading this format is not implemented yet"))
+    Err(RecordError::new(
+        0,
+        "reading this format is not implemented yet",
+    ))
 }

@@ -3,7 +3,10 @@
 use super::{Record, RecordError};
 
 pub fn read(_text: &str) -> Result<Record, RecordError> {
-    Err(RecordError::new(0, "reading this format is not implemented yet"))
+    Err(RecordError::new(
+        0,
+        "reading this format is not implemented yet",
+    ))
 }
 
 /// Whether a line is a numbered KIF move line (`   1 ７六歩(77)`).

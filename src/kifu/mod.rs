@@ -400,9 +400,10 @@ pub(crate) fn collect_games(
         return Err(RecordError::new(0, "no game in the input"));
     }
     if games.iter().all(|g| g.is_err()) {
-        return Err(games.into_iter().find_map(|g| g.err()).unwrap_or_else(|| {
-            RecordError::new(0, "no game in the input")
-        }));
+        return Err(games
+            .into_iter()
+            .find_map(|g| g.err())
+            .unwrap_or_else(|| RecordError::new(0, "no game in the input")));
     }
     Ok(games
         .into_iter()

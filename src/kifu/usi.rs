@@ -48,7 +48,10 @@ pub fn read_line(line: &str, line_no: usize) -> Result<Record, RecordError> {
                 replay.play(m, None, line_no, text);
             }
             Err(e) => {
-                replay.fail(line_no, format!("move {}: {e}", replay.record.moves.len() + 1));
+                replay.fail(
+                    line_no,
+                    format!("move {}: {e}", replay.record.moves.len() + 1),
+                );
                 break;
             }
         }
