@@ -476,3 +476,56 @@ fn bad_options_are_refused_with_status_2() {
         assert!(text(&output.stderr).starts_with("kirin analyze: "));
     }
 }
+
+#[test]
+fn ctrl_c_stops_the_batch_and_leaves_only_complete_outputs() {
+    let dir = Scratch::new("ctrlc");
+    let games: String = (0..6).map(|_| format!("{OPENING}\n")).collect();
+    let input = dir.write("many.usi", &games);
+    let out = dir.path("out");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_kirin"))
+        .args(["analyze", "--movetime", "30", "--jobs", "1", "--format", "json,svg", "--out"])
+        .arg(&out)
+        .arg(&input)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run kirin");
+    // Wait for the first finished game, then interrupt as a terminal's Ctrl-C would.
+    let mut waited = 0;
+    while !out.join("many.json").exists() && waited < 6000 {
+        std::thread::sleep(std::time::Duration::from_millis(10));
+        waited += 1;
+    }
+    assert!(out.join("many.json").exists(), "the first game finishes");
+    let killed = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .expect("run kill");
+    assert!(killed.success());
+    let status = child.wait().expect("wait for kirin");
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(child.stderr.as_mut().unwrap(), &mut stderr).unwrap();
+    let mut jsons = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(!name.ends_with(".tmp"), "{name} left behind");
+        if name.ends_with(".json") {
+            jsons += 1;
+            let json = read_json(&path);
+            assert_eq!(json["moves"].as_array().unwrap().len(), 12, "{name} complete");
+            let svg = path.with_extension("svg");
+            assert!(svg.exists(), "{name}: the SVG is written before the JSON");
+        }
+    }
+    // Either the interrupt arrived while games were left (status 130), or the batch had just
+    // finished (every game written, success).
+    if jsons < 6 {
+        assert_eq!(status.code(), Some(130), "{stderr}");
+        assert!(stderr.contains("interrupted"), "{stderr}");
+    } else {
+        assert!(status.success());
+    }
+}
