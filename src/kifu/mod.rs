@@ -11,6 +11,7 @@
 //! (UTF-8, Shift_JIS/CP932 or EUC-JP, detected), and [`japanese`] reads and writes the Japanese
 //! move text that KIF, KI2 and JKF comments use.
 
+pub mod bod;
 pub mod csa;
 pub mod encoding;
 pub mod japanese;
@@ -299,7 +300,6 @@ impl Record {
 }
 
 /// Plays moves onto a record while reading it, checking each for legality.
-#[allow(dead_code)] // the text formats use the rest as they land
 pub(crate) struct Replay {
     pub record: Record,
     pub pos: Position,
@@ -389,6 +389,35 @@ pub fn read_as(text: &str, format: Format) -> Result<Vec<Record>, RecordError> {
     }
 }
 
+/// Lines ending at `\r\n`, `\n` or a bare `\r` (old Mac files and some KIF writers use it),
+/// numbered as editors count them.
+pub(crate) fn split_lines(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let bytes = text.as_bytes();
+    let (mut start, mut i) = (0, 0);
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\n' => {
+                lines.push(&text[start..i]);
+                start = i + 1;
+            }
+            b'\r' => {
+                lines.push(&text[start..i]);
+                if bytes.get(i + 1) == Some(&b'\n') {
+                    i += 1;
+                }
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    if start < bytes.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
 /// Turns per-game results into the records of a file: a game whose start could not be read
 /// becomes an empty even-game record carrying the error, so one bad game does not hide the others;
 /// only a file with no readable game at all is an `Err`.
@@ -417,4 +446,8 @@ pub(crate) fn collect_games(
         .collect())
 }
 
+pub use csa::write as write_csa;
+pub use jkf::write as write_jkf;
+pub use ki2::write as write_ki2;
+pub use kif::write as write_kif;
 pub use usi::write as write_usi;
