@@ -484,7 +484,16 @@ fn ctrl_c_stops_the_batch_and_leaves_only_complete_outputs() {
     let input = dir.write("many.usi", &games);
     let out = dir.path("out");
     let mut child = Command::new(env!("CARGO_BIN_EXE_kirin"))
-        .args(["analyze", "--movetime", "30", "--jobs", "1", "--format", "json,svg", "--out"])
+        .args([
+            "analyze",
+            "--movetime",
+            "30",
+            "--jobs",
+            "1",
+            "--format",
+            "json,svg",
+            "--out",
+        ])
         .arg(&out)
         .arg(&input)
         .stdin(Stdio::null())
@@ -515,7 +524,11 @@ fn ctrl_c_stops_the_batch_and_leaves_only_complete_outputs() {
         if name.ends_with(".json") {
             jsons += 1;
             let json = read_json(&path);
-            assert_eq!(json["moves"].as_array().unwrap().len(), 12, "{name} complete");
+            assert_eq!(
+                json["moves"].as_array().unwrap().len(),
+                12,
+                "{name} complete"
+            );
             let svg = path.with_extension("svg");
             assert!(svg.exists(), "{name}: the SVG is written before the JSON");
         }
@@ -527,5 +540,83 @@ fn ctrl_c_stops_the_batch_and_leaves_only_complete_outputs() {
         assert!(stderr.contains("interrupted"), "{stderr}");
     } else {
         assert!(status.success());
+    }
+}
+
+fn python() -> PathBuf {
+    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
+    if venv.exists() {
+        venv
+    } else {
+        PathBuf::from("python3")
+    }
+}
+
+/// cshogi's KIF parser, an independent reader, takes both annotated files: the same moves, and
+/// under each move the `#評価値=` of the JSON and a `#読み筋=` line.
+#[test]
+fn annotated_kif_is_read_back_by_cshogi() {
+    let dir = Scratch::new("kif");
+    let input = dir.write("game.usi", &format!("{OPENING}\n{MISSED_MATE}\n"));
+    let out = dir.path("out");
+    let output = analyze(
+        &[
+            "--nodes",
+            "2000",
+            "--format",
+            "json,kif,kifu",
+            "--out",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let script = r#"
+import sys, json
+import cshogi, cshogi.KIF
+for path in sys.argv[1:]:
+    p = cshogi.KIF.Parser.parse_file(path)
+    print(json.dumps({"moves": [cshogi.move_to_usi(m) for m in p.moves], "comments": p.comments}))
+"#;
+    for name in ["game", "game-2"] {
+        let kif = out.join(format!("{name}.kif"));
+        let kifu = out.join(format!("{name}.kifu"));
+        // The `.kif` is Shift_JIS, not UTF-8.
+        assert!(std::str::from_utf8(&std::fs::read(&kif).unwrap()).is_err());
+        let result = Command::new(python())
+            .args(["-c", script])
+            .arg(&kif)
+            .arg(&kifu)
+            .output()
+            .expect("run python");
+        assert!(result.status.success(), "{}", text(&result.stderr));
+        let json = read_json(&out.join(format!("{name}.json")));
+        let entries = json["moves"].as_array().unwrap();
+        for line in text(&result.stdout).lines() {
+            let parsed: Value = serde_json::from_str(line).unwrap();
+            let moves: Vec<&str> = parsed["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            let want: Vec<&str> = entries
+                .iter()
+                .map(|e| e["move"].as_str().unwrap())
+                .collect();
+            assert_eq!(moves, want);
+            for (entry, comment) in entries.iter().zip(parsed["comments"].as_array().unwrap()) {
+                let comment = comment.as_str().unwrap();
+                let score = format!("#評価値={}", entry["score_cp"].as_i64().unwrap());
+                assert!(comment.lines().any(|l| l == score), "{comment}");
+                if entry["mate"].as_i64() != Some(0) {
+                    assert!(comment.contains("#読み筋="), "{comment}");
+                }
+                if entry["mark"] == "blunder" {
+                    assert!(comment.contains("大悪手"), "{comment}");
+                }
+            }
+        }
     }
 }

@@ -114,8 +114,8 @@ fn write_outputs(config: &Config, job: &Job, analysis: &GameAnalysis) -> Result<
         let bytes = match ext {
             "svg" => graph::svg(&title, &analysis.moves, &analysis.turning_points).into_bytes(),
             "png" => graph::png(&analysis.moves, &analysis.turning_points)?,
-            "kifu" => kif::annotated(game, analysis, kif::Encoding::Utf8)?,
-            "kif" => kif::annotated(game, analysis, kif::Encoding::ShiftJis)?,
+            "kifu" => kif::annotated(&job.read.record, analysis, kif::Encoding::Utf8)?,
+            "kif" => kif::annotated(&job.read.record, analysis, kif::Encoding::ShiftJis)?,
             _ => {
                 let ctx = json::Context {
                     name: &job.name,

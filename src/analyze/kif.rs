@@ -1,9 +1,12 @@
 //! Records in and annotated records out, through the game-record library.
 
-use super::game::Game;
-use super::game::{GameAnalysis, MoveAnalysis};
+use super::game::{Game, GameAnalysis, MoveAnalysis};
 use super::input::{ReadError, ReadGame, ReadResult};
 use super::score::Mark;
+use crate::kifu::Record;
+use crate::kifu::encoding::{Encoding as KifuEncoding, encode_text};
+use crate::kifu::japanese::line_to_ki2;
+use crate::shogi::Square;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Encoding {
@@ -47,14 +50,12 @@ pub fn read_records(bytes: &[u8], name: &str) -> ReadResult {
 }
 
 /// The comment lines written under a move (without KIF's leading `*`).
-pub fn notes(m: &MoveAnalysis, pv_text: &str, best_text: Option<&str>) -> Vec<String> {
+pub fn notes_for(m: &MoveAnalysis, pv_text: &str, best_text: Option<&str>) -> Vec<String> {
     let mut lines = Vec::new();
     if m.mark != Mark::Good {
-        lines.push(format!("{} (-{:.1}%)", m.mark.japanese(), m.loss * 100.0));
+        lines.push(format!("{} 勝率-{:.1}%", m.mark.japanese(), m.loss * 100.0));
     }
-    if let Some(best) = best_text
-        && m.best != Some(m.played)
-    {
+    if let Some(best) = best_text {
         lines.push(format!("最善手={best}"));
     }
     match m.after.mate {
@@ -76,10 +77,35 @@ pub fn notes(m: &MoveAnalysis, pv_text: &str, best_text: Option<&str>) -> Vec<St
     lines
 }
 
+/// The record written back as KIF with the analysis under each move, in the comment lines
+/// GUIs read (`*#評価値=`, `*#読み筋=`, `*#詰み=`), plus the mark and the best move.
 pub fn annotated(
-    _game: &Game,
-    _analysis: &GameAnalysis,
-    _enc: Encoding,
+    record: &Record,
+    analysis: &GameAnalysis,
+    encoding: Encoding,
 ) -> Result<Vec<u8>, String> {
-    Err("annotated KIF is not available yet".into())
+    let mut notes = vec![Vec::new(); record.moves.len() + 1];
+    let mut pos = record.start.clone();
+    let mut prev_to: Option<Square> = None;
+    let mut analysed = analysis.moves.iter().peekable();
+    for (i, &m) in record.moves.iter().enumerate() {
+        let ply = i + 1;
+        if let Some(a) = analysed.next_if(|a| a.ply == ply) {
+            let best = a
+                .best
+                .filter(|&b| b != m)
+                .map(|b| line_to_ki2(&pos, &[b], prev_to));
+            let mut after = pos.clone();
+            after.do_move(m);
+            let pv = line_to_ki2(&after, &a.after_pv, Some(m.to()));
+            notes[ply] = notes_for(a, &pv, best.as_deref());
+        }
+        prev_to = Some(m.to());
+        pos.do_move(m);
+    }
+    let text = crate::kifu::write_kif(record, &notes);
+    Ok(match encoding {
+        Encoding::Utf8 => encode_text(&text, KifuEncoding::Utf8),
+        Encoding::ShiftJis => encode_text(&text, KifuEncoding::ShiftJis),
+    })
 }
