@@ -174,7 +174,13 @@ pub fn analyse(
         };
         moves.push(judge(game, ply, before, after, &sel.marks));
     }
-    let turning_points = turning_points(&moves);
+    // Black's view of every searched position, for the turning points.
+    let black_evals: Vec<Option<Eval>> = evals
+        .iter()
+        .enumerate()
+        .map(|(i, e)| e.as_ref().map(|e| black_view(e.eval, game.mover(i + 1))))
+        .collect();
+    let turning_points = turning_points(&moves, &black_evals);
     let black = summarise(&moves, Color::Black);
     let white = summarise(&moves, Color::White);
     Some(GameAnalysis {
@@ -232,23 +238,36 @@ fn judge(
     }
 }
 
-/// The plies where Black's winning probability swung most between the positions before and
-/// after the move.
-fn turning_points(moves: &[MoveAnalysis]) -> Vec<usize> {
+/// The plies where Black's winning probability swung most over the move and the reply: from
+/// the position before the move to the one after the reply (or after the move, at the end).
+/// Spanning the reply keeps a one-position misjudgement of the search, which the next search
+/// corrects, from counting as a turn of the game.
+fn turning_points(moves: &[MoveAnalysis], black_evals: &[Option<Eval>]) -> Vec<usize> {
     let mut swings: Vec<(f64, usize)> = moves
         .iter()
         .map(|m| {
-            let swing = (m.after.win_probability() - m.before.win_probability()).abs();
+            let settled = black_evals
+                .get(m.ply + 1)
+                .copied()
+                .flatten()
+                .unwrap_or(m.after);
+            let swing = (settled.win_probability() - m.before.win_probability()).abs();
             (swing, m.ply)
         })
         .filter(|(swing, _)| *swing >= MIN_TURNING_SWING)
         .collect();
     swings.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    swings
-        .into_iter()
-        .take(TURNING_POINTS)
-        .map(|(_, ply)| ply)
-        .collect()
+    let mut chosen: Vec<usize> = Vec::new();
+    for (_, ply) in swings {
+        // A move and the reply that answers it are one turn, not two.
+        if chosen.iter().all(|&c| c.abs_diff(ply) > 1) {
+            chosen.push(ply);
+        }
+        if chosen.len() == TURNING_POINTS {
+            break;
+        }
+    }
+    chosen
 }
 
 fn summarise(moves: &[MoveAnalysis], side: Color) -> PlayerSummary {
@@ -287,10 +306,12 @@ pub fn result_text(game: &Game) -> String {
         Color::White => "White",
     };
     let mated = crate::shogi::legal_moves(&end).is_empty();
+    let drawn = ["sennichite", "jishogi", "draw", "max moves"];
     match (&game.ending, game.winner) {
         (Some(ending), Some(w)) => format!("{} wins ({ending})", side(w)),
-        (Some(ending), None) if ending != "unknown" => ending.clone(),
+        (Some(ending), None) if drawn.contains(&ending.as_str()) => format!("draw ({ending})"),
+        (Some(ending), None) => format!("no result ({ending})"),
         _ if mated => format!("{} wins (mate)", side(!end.side_to_move())),
-        _ => "unfinished".to_string(),
+        _ => "no result (unfinished)".to_string(),
     }
 }
