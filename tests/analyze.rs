@@ -242,7 +242,9 @@ fn a_missed_mate_that_allows_mate_is_a_blunder() {
     assert_eq!(json["result"].as_str(), Some("White wins (mate)"));
     assert_eq!(json["summary"]["black"]["blunder"].as_u64(), Some(1));
     assert_eq!(json["summary"]["white"]["blunder"].as_u64(), Some(0));
-    assert_eq!(json["turning_points"][0].as_u64(), Some(1));
+    assert_eq!(json["turning_points"][0]["ply"].as_u64(), Some(1));
+    assert_eq!(json["turning_points"][0]["from"].as_f64(), Some(1.0));
+    assert_eq!(json["turning_points"][0]["to"].as_f64(), Some(0.0));
 }
 
 #[test]

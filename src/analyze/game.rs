@@ -96,11 +96,19 @@ pub struct PlayerSummary {
     pub accuracy: f64,
 }
 
+/// A move that changed the game: Black's winning probability before it and after the reply.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TurningPoint {
+    pub ply: usize,
+    pub from: f64,
+    pub to: f64,
+}
+
 #[derive(Clone, Debug)]
 pub struct GameAnalysis {
     pub moves: Vec<MoveAnalysis>,
-    /// Plies of the largest swings in Black's winning probability, largest first.
-    pub turning_points: Vec<usize>,
+    /// The largest swings in Black's winning probability, largest first.
+    pub turning_points: Vec<TurningPoint>,
     pub black: PlayerSummary,
     pub white: PlayerSummary,
 }
@@ -242,8 +250,8 @@ fn judge(
 /// the position before the move to the one after the reply (or after the move, at the end).
 /// Spanning the reply keeps a one-position misjudgement of the search, which the next search
 /// corrects, from counting as a turn of the game.
-fn turning_points(moves: &[MoveAnalysis], black_evals: &[Option<Eval>]) -> Vec<usize> {
-    let mut swings: Vec<(f64, usize)> = moves
+fn turning_points(moves: &[MoveAnalysis], black_evals: &[Option<Eval>]) -> Vec<TurningPoint> {
+    let mut swings: Vec<(f64, TurningPoint)> = moves
         .iter()
         .map(|m| {
             let settled = black_evals
@@ -251,17 +259,21 @@ fn turning_points(moves: &[MoveAnalysis], black_evals: &[Option<Eval>]) -> Vec<u
                 .copied()
                 .flatten()
                 .unwrap_or(m.after);
-            let swing = (settled.win_probability() - m.before.win_probability()).abs();
-            (swing, m.ply)
+            let point = TurningPoint {
+                ply: m.ply,
+                from: m.before.win_probability(),
+                to: settled.win_probability(),
+            };
+            ((point.to - point.from).abs(), point)
         })
         .filter(|(swing, _)| *swing >= MIN_TURNING_SWING)
         .collect();
-    swings.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    let mut chosen: Vec<usize> = Vec::new();
-    for (_, ply) in swings {
+    swings.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.ply.cmp(&b.1.ply)));
+    let mut chosen: Vec<TurningPoint> = Vec::new();
+    for (_, point) in swings {
         // A move and the reply that answers it are one turn, not two.
-        if chosen.iter().all(|&c| c.abs_diff(ply) > 1) {
-            chosen.push(ply);
+        if chosen.iter().all(|c| c.ply.abs_diff(point.ply) > 1) {
+            chosen.push(point);
         }
         if chosen.len() == TURNING_POINTS {
             break;

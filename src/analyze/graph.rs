@@ -2,7 +2,7 @@
 //! mistakes marked, as SVG (text, for the web and documents) and PNG (drawn with tiny-skia).
 //! Both share the geometry below, so they show the same picture.
 
-use super::game::MoveAnalysis;
+use super::game::{MoveAnalysis, TurningPoint};
 use super::score::Mark;
 use std::fmt::Write as _;
 
@@ -64,7 +64,7 @@ fn marker_colour(mark: Mark) -> Option<&'static str> {
 
 /// The graph as an SVG document. `title` goes on top; `turning_points` are drawn as dashed
 /// vertical lines.
-pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[usize]) -> String {
+pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[TurningPoint]) -> String {
     let g = Geometry::new(moves);
     let mut s = String::new();
     let (w, h) = (WIDTH, HEIGHT);
@@ -102,8 +102,8 @@ pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[usize]) -> Str
             h - BOTTOM + 16.0
         );
     }
-    for &ply in turning_points {
-        let x = g.x(ply);
+    for t in turning_points {
+        let x = g.x(t.ply);
         let _ = writeln!(
             s,
             r##"<line class="turning-point" x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="#1f77b4" stroke-dasharray="4 3"/>"##,
@@ -144,7 +144,7 @@ pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[usize]) -> Str
 }
 
 /// The same graph as PNG bytes (without the text, which would need a font).
-pub fn png(moves: &[MoveAnalysis], turning_points: &[usize]) -> Result<Vec<u8>, String> {
+pub fn png(moves: &[MoveAnalysis], turning_points: &[TurningPoint]) -> Result<Vec<u8>, String> {
     use tiny_skia::{Color, FillRule, Paint, PathBuilder, Pixmap, Stroke, StrokeDash, Transform};
     let g = Geometry::new(moves);
     let mut pixmap = Pixmap::new(WIDTH as u32, HEIGHT as u32).ok_or("cannot allocate the image")?;
@@ -193,8 +193,8 @@ pub fn png(moves: &[MoveAnalysis], turning_points: &[usize]) -> Result<Vec<u8>, 
         dash: StrokeDash::new(vec![4.0, 3.0], 0.0),
         ..Stroke::default()
     };
-    for &ply in turning_points {
-        let x = g.x(ply);
+    for t in turning_points {
+        let x = g.x(t.ply);
         line(
             &mut pixmap,
             (x, TOP),

@@ -20,8 +20,16 @@ pub struct GameReport {
     pub error: Option<String>,
     pub engine: EngineInfo,
     pub moves: Vec<MoveReport>,
-    pub turning_points: Vec<usize>,
+    pub turning_points: Vec<TurningPointReport>,
     pub summary: Summary,
+}
+
+/// A turning point: Black's winning probability before the move and after the reply.
+#[derive(Serialize)]
+pub struct TurningPointReport {
+    pub ply: usize,
+    pub from: f64,
+    pub to: f64,
 }
 
 #[derive(Serialize)]
@@ -199,7 +207,15 @@ pub fn report(ctx: &Context, game: &Game, analysis: &GameAnalysis) -> GameReport
             .iter()
             .map(|m| move_report(m, ctx.settings.multipv))
             .collect(),
-        turning_points: analysis.turning_points.clone(),
+        turning_points: analysis
+            .turning_points
+            .iter()
+            .map(|t| TurningPointReport {
+                ply: t.ply,
+                from: round(t.from, 4),
+                to: round(t.to, 4),
+            })
+            .collect(),
         summary: Summary {
             black: player(&analysis.black),
             white: player(&analysis.white),

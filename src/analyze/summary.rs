@@ -22,23 +22,26 @@ pub fn table(name: &str, game: &Game, analysis: &GameAnalysis, result: &str) -> 
         let points: Vec<String> = analysis
             .turning_points
             .iter()
-            .filter_map(|&ply| analysis.moves.iter().find(|m| m.ply == ply))
-            .map(|m| {
+            .filter_map(|t| Some((t, analysis.moves.iter().find(|m| m.ply == t.ply)?)))
+            .map(|(t, m)| {
+                let mark = if m.mover == Color::Black {
+                    "▲"
+                } else {
+                    "△"
+                };
                 format!(
-                    "{} {}{} ({:.0}% -> {:.0}%)",
+                    "{} {mark}{} ({:.0}% -> {:.0}%)",
                     m.ply,
-                    if m.mover == Color::Black {
-                        "▲"
-                    } else {
-                        "△"
-                    },
                     m.played,
-                    m.before.win_probability() * 100.0,
-                    m.after.win_probability() * 100.0
+                    t.from * 100.0,
+                    t.to * 100.0
                 )
             })
             .collect();
-        s.push_str(&format!("  turning points: {}\n", points.join(", ")));
+        s.push_str(&format!(
+            "  turning points (Black's winning probability before the move and after the reply): {}\n",
+            points.join(", ")
+        ));
     }
     s
 }
