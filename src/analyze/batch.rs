@@ -147,7 +147,15 @@ pub fn run(config: &Config) -> ExitCode {
         let interrupt = Arc::clone(&interrupt);
         // Without a handler Ctrl-C still stops the program, and the atomic writes still
         // leave only complete files; the handler just lets running games stop cleanly.
-        if let Err(e) = ctrlc::set_handler(move || interrupt.interrupt()) {
+        // A second Ctrl-C ends the program at once (say, while it waits on standard input);
+        // the atomic writes still leave only complete files.
+        let handler = move || {
+            if interrupt.interrupted() {
+                std::process::exit(i32::from(INTERRUPTED_STATUS));
+            }
+            interrupt.interrupt();
+        };
+        if let Err(e) = ctrlc::set_handler(handler) {
             log::warn!("cannot handle Ctrl-C: {e}");
         }
     }
@@ -159,6 +167,9 @@ pub fn run(config: &Config) -> ExitCode {
     }
     let mut inputs = Vec::new();
     for source in sources {
+        if interrupt.interrupted() {
+            return exit_status(&failed, &interrupt);
+        }
         let name = source.display();
         let read = match read_source(&source) {
             Ok(bytes) => kif::read_records(&bytes, &name),
