@@ -622,3 +622,54 @@ for path in sys.argv[1:]:
         }
     }
 }
+
+#[test]
+fn outputs_never_replace_inputs_and_are_not_read_back() {
+    let dir = Scratch::new("overwrite");
+    let kifu = dir.write(
+        "records/game.kifu",
+        "手合割：平手\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 ３四歩(33)\n",
+    );
+    let original = std::fs::read(&kifu).unwrap();
+    let records = dir.path("records");
+    // Writing next to the input would replace it: refused, input untouched.
+    let output = analyze(
+        &[
+            "--nodes",
+            "500",
+            "--format",
+            "kifu",
+            "--out",
+            records.to_str().unwrap(),
+            kifu.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert_eq!(output.status.code(), Some(1));
+    assert!(text(&output.stderr).contains("would overwrite the input"));
+    assert_eq!(std::fs::read(&kifu).unwrap(), original);
+    // An output folder inside the input folder is not walked: the second run reads one game.
+    let out = records.join("analysis");
+    for _ in 0..2 {
+        let output = analyze(
+            &[
+                "--nodes",
+                "500",
+                "--out",
+                out.to_str().unwrap(),
+                records.to_str().unwrap(),
+            ],
+            None,
+        );
+        assert!(output.status.success(), "{}", text(&output.stderr));
+        assert_eq!(text(&output.stdout).matches("game: ").count(), 1);
+    }
+    assert!(!out.join("game_2.json").exists());
+    assert_eq!(
+        read_json(&out.join("game.json"))["moves"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
+}

@@ -91,6 +91,13 @@ fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
     }
 }
 
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    }
+}
+
 fn complete(config: &Config, name: &str) -> bool {
     config
         .formats
@@ -135,6 +142,14 @@ fn write_outputs(config: &Config, job: &Job, analysis: &GameAnalysis) -> Result<
             }
         };
         let path = output_path(&config.out, &job.name, ext);
+        if let Source::File(input) = &job.source
+            && same_file(input, &path)
+        {
+            return Err(format!(
+                "{} would overwrite the input; choose another --out",
+                path.display()
+            ));
+        }
         write_atomically(&path, &bytes)
             .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
     }
@@ -160,7 +175,7 @@ pub fn run(config: &Config) -> ExitCode {
         }
     }
     let failed = AtomicBool::new(false);
-    let (sources, errors) = expand(&config.paths);
+    let (sources, errors) = expand(&config.paths, &config.out);
     for e in errors {
         eprintln!("kirin analyze: {e}");
         failed.store(true, Ordering::Relaxed);

@@ -61,8 +61,11 @@ const RECORD_EXTENSIONS: [&str; 9] = [
 ];
 
 /// Expands the command line's paths: files as given, folders walked recursively (sorted, so
-/// the order and the output names are the same on every run), `-` for standard input.
-pub fn expand(paths: &[String]) -> (Vec<Source>, Vec<String>) {
+/// the order and the output names are the same on every run), `-` for standard input. A folder
+/// met on the walk that is `skip` (the output folder) is left out, so that earlier outputs are
+/// not read back as records.
+pub fn expand(paths: &[String], skip: &Path) -> (Vec<Source>, Vec<String>) {
+    let skip = std::fs::canonicalize(skip).ok();
     let mut sources = Vec::new();
     let mut errors = Vec::new();
     for p in paths {
@@ -72,7 +75,7 @@ pub fn expand(paths: &[String]) -> (Vec<Source>, Vec<String>) {
         }
         let path = Path::new(p);
         if path.is_dir() {
-            walk(path, &mut sources, &mut errors);
+            walk(path, skip.as_deref(), &mut sources, &mut errors);
         } else {
             sources.push(Source::File(path.to_path_buf()));
         }
@@ -80,7 +83,7 @@ pub fn expand(paths: &[String]) -> (Vec<Source>, Vec<String>) {
     (sources, errors)
 }
 
-fn walk(dir: &Path, sources: &mut Vec<Source>, errors: &mut Vec<String>) {
+fn walk(dir: &Path, skip: Option<&Path>, sources: &mut Vec<Source>, errors: &mut Vec<String>) {
     let entries = match std::fs::read_dir(dir) {
         Ok(e) => e,
         Err(e) => {
@@ -92,7 +95,9 @@ fn walk(dir: &Path, sources: &mut Vec<Source>, errors: &mut Vec<String>) {
     paths.sort();
     for path in paths {
         if path.is_dir() {
-            walk(&path, sources, errors);
+            if skip.is_none() || std::fs::canonicalize(&path).ok().as_deref() != skip {
+                walk(&path, skip, sources, errors);
+            }
         } else if path
             .extension()
             .and_then(|e| e.to_str())
