@@ -286,9 +286,7 @@ fn progress_bar(config: &Config, total: u64) -> Option<ProgressBar> {
         return None;
     }
     let bar = ProgressBar::new(total);
-    if let Ok(style) =
-        ProgressStyle::with_template("{bar:40} {pos}/{len} positions  {per_sec}  eta {eta}")
-    {
+    if let Ok(style) = ProgressStyle::with_template("{bar:40} {pos}/{len} positions  eta {eta}") {
         bar.set_style(style);
     }
     Some(bar)

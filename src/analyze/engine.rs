@@ -3,7 +3,7 @@
 //! which keeps its transposition table across them (neighbouring positions share most of it).
 
 use super::score::Eval;
-use crate::search::time::Clock;
+use crate::search::time::{Clock, TimeOptions};
 use crate::search::{Limits, Outcome, PvInfo, Report, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{Move, Position, legal_moves};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -120,6 +120,13 @@ impl Analyst {
             multipv: settings.multipv.max(1),
             // Analysis never resigns and reports every iteration.
             consideration_mode: true,
+            // No GUI and no network between the search and its clock: `--movetime` is the
+            // time searched, without the margins a game keeps against losing on time.
+            time: TimeOptions {
+                network_delay: 0,
+                network_delay2: 0,
+                ..TimeOptions::default()
+            },
             ..SearchOptions::default()
         };
         Analyst {
