@@ -162,15 +162,35 @@ impl Analyst {
             Budget::Nodes(n) => limits.nodes = Some(n),
             Budget::Depth(d) => limits.depth = Some(d),
         }
+        let (outcome, mut latest) = self.search(pos, &limits, interrupt)?;
+        if latest.iter().all(Option::is_none) && matches!(outcome, Outcome::Move { .. }) {
+            // The budget ended before the first iteration did (a tiny node count): one ply
+            // always completes and gives a move with a value.
+            let one_ply = Limits {
+                depth: Some(1),
+                ..Limits::default()
+            };
+            latest = self.search(pos, &one_ply, interrupt)?.1;
+        }
+        Some(collect(outcome, latest))
+    }
+
+    /// One search; the last report of each MultiPV line (index 0 is the best line), or `None`
+    /// when interrupted.
+    fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        interrupt: &Interrupt,
+    ) -> Option<(Outcome, Vec<Option<PvInfo>>)> {
         let control = self.searcher.prepare(false);
         let id = interrupt.register(Arc::clone(&control));
         if interrupt.interrupted() {
             control.stop();
         }
         let multipv = self.opts.multipv;
-        // The last report of each MultiPV line (index 0 is the best line).
         let mut latest: Vec<Option<PvInfo>> = vec![None; multipv];
-        let outcome = self.searcher.think(pos, &limits, &self.opts, &mut |r| {
+        let outcome = self.searcher.think(pos, limits, &self.opts, &mut |r| {
             if let Report::Pv(info) = r {
                 let idx = (info.multipv.max(1) as usize - 1).min(multipv - 1);
                 latest[idx] = Some(info);
@@ -180,14 +200,13 @@ impl Analyst {
         if interrupt.interrupted() {
             return None;
         }
-        Some(collect(pos, outcome, latest))
+        Some((outcome, latest))
     }
 }
 
 /// Puts the reports together. The lines are those of the last completed iteration, best value
-/// first, so that the best move and its value always belong together; the move the search
-/// returned stands in only when no iteration completed (a tiny node budget).
-fn collect(pos: &Position, outcome: Outcome, latest: Vec<Option<PvInfo>>) -> PositionEval {
+/// first, so that the best move and its value always belong together.
+fn collect(outcome: Outcome, latest: Vec<Option<PvInfo>>) -> PositionEval {
     let depth = latest
         .first()
         .and_then(|i| i.as_ref())
@@ -204,16 +223,11 @@ fn collect(pos: &Position, outcome: Outcome, latest: Vec<Option<PvInfo>>) -> Pos
         .collect();
     lines.sort_by_key(|l| std::cmp::Reverse(l.eval.cp));
     match outcome {
+        // With no line at all (not even from one ply), the move alone, valued as even.
         Outcome::Move { best, .. } => {
             if lines.is_empty() {
-                // The static evaluation of the position after the move stands in for the
-                // search's value.
-                let mut after = pos.clone();
-                after.do_move(best);
-                let eval =
-                    Eval::from_score(crate::search::Score::Cp(-crate::eval::evaluate(&after)));
                 lines.push(Line {
-                    eval,
+                    eval: Eval { cp: 0, mate: None },
                     pv: vec![best],
                 });
             }
