@@ -96,7 +96,8 @@ pub struct PlayerSummary {
     pub accuracy: f64,
 }
 
-/// A move that changed the game: Black's winning probability before it and after the reply.
+/// A move that changed the game: Black's winning probability with the best move and with the
+/// move played.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TurningPoint {
     pub ply: usize,
@@ -182,13 +183,7 @@ pub fn analyse(
         };
         moves.push(judge(game, ply, before, after, &sel.marks));
     }
-    // Black's view of every searched position, for the turning points.
-    let black_evals: Vec<Option<Eval>> = evals
-        .iter()
-        .enumerate()
-        .map(|(i, e)| e.as_ref().map(|e| black_view(e.eval, game.mover(i + 1))))
-        .collect();
-    let turning_points = turning_points(&moves, &black_evals);
+    let turning_points = turning_points(&moves);
     let black = summarise(&moves, Color::Black);
     let white = summarise(&moves, Color::White);
     Some(GameAnalysis {
@@ -246,40 +241,26 @@ fn judge(
     }
 }
 
-/// The plies where Black's winning probability swung most over the move and the reply: from
-/// the position before the move to the one after the reply (or after the move, at the end).
-/// Spanning the reply keeps a one-position misjudgement of the search, which the next search
-/// corrects, from counting as a turn of the game.
-fn turning_points(moves: &[MoveAnalysis], black_evals: &[Option<Eval>]) -> Vec<TurningPoint> {
-    let mut swings: Vec<(f64, TurningPoint)> = moves
+/// The moves that swung the game most: those that gave away the most winning probability
+/// (at least `MIN_TURNING_SWING`), largest first. The swing is measured between the value of the
+/// best move and the value of the move played, the same comparison that marks the move, so a
+/// position the search misjudged once, whichever move follows it, does not make a turn.
+fn turning_points(moves: &[MoveAnalysis]) -> Vec<TurningPoint> {
+    let mut points: Vec<TurningPoint> = moves
         .iter()
-        .map(|m| {
-            let settled = black_evals
-                .get(m.ply + 1)
-                .copied()
-                .flatten()
-                .unwrap_or(m.after);
-            let point = TurningPoint {
-                ply: m.ply,
-                from: m.before.win_probability(),
-                to: settled.win_probability(),
-            };
-            ((point.to - point.from).abs(), point)
+        .filter(|m| m.loss >= MIN_TURNING_SWING)
+        .map(|m| TurningPoint {
+            ply: m.ply,
+            from: m.before.win_probability(),
+            to: black_view(m.played_value, m.mover).win_probability(),
         })
-        .filter(|(swing, _)| *swing >= MIN_TURNING_SWING)
         .collect();
-    swings.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.ply.cmp(&b.1.ply)));
-    let mut chosen: Vec<TurningPoint> = Vec::new();
-    for (_, point) in swings {
-        // A move and the reply that answers it are one turn, not two.
-        if chosen.iter().all(|c| c.ply.abs_diff(point.ply) > 1) {
-            chosen.push(point);
-        }
-        if chosen.len() == TURNING_POINTS {
-            break;
-        }
-    }
-    chosen
+    points.sort_by(|a, b| {
+        let swing = |t: &TurningPoint| (t.to - t.from).abs();
+        swing(b).total_cmp(&swing(a)).then(a.ply.cmp(&b.ply))
+    });
+    points.truncate(TURNING_POINTS);
+    points
 }
 
 fn summarise(moves: &[MoveAnalysis], side: Color) -> PlayerSummary {

@@ -24,7 +24,8 @@ pub struct GameReport {
     pub summary: Summary,
 }
 
-/// A turning point: Black's winning probability before the move and after the reply.
+/// A turning point: Black's winning probability with the best move (`from`) and with the move
+/// played (`to`).
 #[derive(Serialize)]
 pub struct TurningPointReport {
     pub ply: usize,

@@ -39,7 +39,7 @@ pub fn table(name: &str, game: &Game, analysis: &GameAnalysis, result: &str) -> 
             })
             .collect();
         s.push_str(&format!(
-            "  turning points (Black's winning probability before the move and after the reply): {}\n",
+            "  turning points (Black's winning probability, best move -> move played): {}\n",
             points.join(", ")
         ));
     }
