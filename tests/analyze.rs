@@ -673,3 +673,37 @@ fn outputs_never_replace_inputs_and_are_not_read_back() {
         2
     );
 }
+
+#[test]
+fn several_search_threads_and_games_at_once_give_complete_reports() {
+    let dir = Scratch::new("threads");
+    let input = dir.write(
+        "pair.usi",
+        &format!("{OPENING}\n{OPENING}\n{MISSED_MATE}\n"),
+    );
+    let out = dir.path("out");
+    let output = analyze(
+        &[
+            "--nodes",
+            "4000",
+            "--threads",
+            "2",
+            "--jobs",
+            "2",
+            "--format",
+            "json",
+            "--out",
+            out.to_str().unwrap(),
+            input.to_str().unwrap(),
+        ],
+        None,
+    );
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let marks = [5.0, 10.0, 20.0, 50.0];
+    check_game(&read_json(&out.join("pair.json")), OPENING, marks);
+    check_game(&read_json(&out.join("pair-2.json")), OPENING, marks);
+    let mate = read_json(&out.join("pair-3.json"));
+    check_game(&mate, MISSED_MATE, marks);
+    assert_eq!(mate["moves"][0]["mark"].as_str(), Some("blunder"));
+    assert_eq!(mate["engine"]["threads"].as_u64(), Some(2));
+}
