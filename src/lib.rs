@@ -5,6 +5,7 @@
 //! cannot fault or touch memory; everything else is safe code.
 #![deny(unsafe_code)]
 
+pub mod analyze;
 pub mod bench;
 pub mod eval;
 pub mod kifu;

@@ -13,6 +13,8 @@ usage:
                                with one thread the node count is the search's signature
   kirin bench perft            perft speed on two reference positions
   kirin eval [<sfen>]          static evaluation (start position by default)
+  kirin analyze [OPTIONS] PATH...
+                               analyse game records (`kirin analyze --help` for options)
   kirin --help                 this text
 
 Logs go to stderr; set RUST_LOG=debug for more.";
@@ -33,6 +35,7 @@ fn main() -> ExitCode {
         ["bench", "perft"] => bench_perft(),
         ["bench", rest @ ..] => bench_search(rest),
         ["eval", sfen @ ..] => eval_command(sfen),
+        ["analyze", rest @ ..] => kirin::analyze::main(rest),
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS
