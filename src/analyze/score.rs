@@ -25,8 +25,9 @@ pub struct Eval {
 impl Eval {
     pub fn from_score(score: Score) -> Eval {
         match score {
+            // The search scores in evaluation units; reports use the GUI scale.
             Score::Cp(cp) => Eval {
-                cp: cp.clamp(-(MATE_CP - 1000), MATE_CP - 1000),
+                cp: crate::eval::to_reported_cp(cp).clamp(-(MATE_CP - 1000), MATE_CP - 1000),
                 mate: None,
             },
             Score::Mate(plies) => Eval::mate(plies),
