@@ -6,6 +6,7 @@
 #![deny(unsafe_code)]
 
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod search;
 pub mod shogi;

@@ -13,6 +13,7 @@ usage:
                                with one thread the node count is the search's signature
   kirin bench perft            perft speed on two reference positions
   kirin eval [<sfen>]          static evaluation (start position by default)
+  kirin book ...               opening book tools (`kirin book help`)
   kirin --help                 this text
 
 Logs go to stderr; set RUST_LOG=debug for more.";
@@ -33,6 +34,11 @@ fn main() -> ExitCode {
         ["bench", "perft"] => bench_perft(),
         ["bench", rest @ ..] => bench_search(rest),
         ["eval", sfen @ ..] => eval_command(sfen),
+        ["book", "help" | "--help" | "-h"] => {
+            println!("usage:\n{}", kirin::book::cli::USAGE);
+            ExitCode::SUCCESS
+        }
+        ["book", rest @ ..] => kirin::book::cli::main(rest),
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS

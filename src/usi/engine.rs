@@ -11,6 +11,7 @@
 //! - every rejected line gets exactly one `info string error: ...` and changes nothing;
 //! - stdout carries protocol lines only.
 
+mod book;
 mod io;
 pub mod options;
 mod worker;
@@ -79,6 +80,7 @@ struct Engine {
     next_id: u64,
     worker_tx: Sender<WorkerMessage>,
     worker_rx: Receiver<WorkerMessage>,
+    book: book::BookSlot,
 }
 
 /// A `go` as understood when it arrived: position, limits and options are fixed then.
@@ -164,6 +166,7 @@ impl Engine {
             next_id: 0,
             worker_tx,
             worker_rx,
+            book: book::BookSlot::new(),
         }
     }
 
@@ -279,6 +282,7 @@ impl Engine {
     fn prepare(&mut self) {
         self.ensure_searcher(self.options.hash_mb);
         crate::eval::weights();
+        self.book.ensure(&self.options, &self.out);
     }
 
     fn ensure_searcher(&mut self, hash_mb: usize) {
@@ -392,6 +396,15 @@ impl Engine {
                 hash_mb: self.options.hash_mb,
             }
         };
+        // A book move is answered at once; behind a running task it would overtake that
+        // task's answer, so then the search plays.
+        if let JobKind::Search { limits, .. } = &kind
+            && self.is_idle()
+            && let Some(best) = self.book.answer(&pos, limits, &self.options, &self.out)
+        {
+            self.out.send(&Response::BestMove(best));
+            return;
+        }
         if !self.is_idle() {
             // A GUI that sends `go` during a search no longer wants the old one, and
             // would wait forever behind a ponder search nobody stops.
