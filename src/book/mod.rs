@@ -316,8 +316,13 @@ mod tests {
 
     #[test]
     fn mirror_reverses_files_and_moves() {
+        // The start position is no mirror image of itself: rook and bishop change places.
         let start = split_ply(START_SFEN).0;
-        assert_eq!(mirror_key(start), start);
+        assert_eq!(
+            mirror_key(start),
+            "lnsgkgsnl/1b5r1/ppppppppp/9/9/9/PPPPPPPPP/1R5B1/LNSGKGSNL b -"
+        );
+        assert_eq!(mirror_key(&mirror_key(start)), start);
         let key = "ln1gkgsnl/1r1s3b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - ";
         let key = key.trim();
         assert_eq!(

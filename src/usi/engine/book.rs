@@ -162,8 +162,18 @@ fn load(wanted: &Loaded, options: &Options, out: &Out) -> Option<Source> {
         return report(book, problems);
     }
     if wanted.on_the_fly {
+        // A binary search in an unsorted file misses entries without a sign; one pass over
+        // the file at `isready` rules that out.
         return match FileBook::open(&path) {
-            Ok(file) => Some(Source::File(file)),
+            Ok(mut file) => match file.check_sorted() {
+                Ok(()) => Some(Source::File(file)),
+                Err(e) => {
+                    out.error(format!(
+                        "{e}; playing without a book (`kirin book merge` sorts it)"
+                    ));
+                    None
+                }
+            },
             Err(e) => {
                 out.error(format!(
                     "book {}: {e}; playing without a book",
