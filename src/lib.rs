@@ -9,6 +9,7 @@ pub mod bench;
 pub mod book;
 pub mod eval;
 pub mod search;
+pub mod kifu;
 pub mod shogi;
 pub mod tune;
 pub mod usi;
