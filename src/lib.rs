@@ -8,8 +8,8 @@
 pub mod bench;
 pub mod book;
 pub mod eval;
-pub mod search;
 pub mod kifu;
+pub mod search;
 pub mod shogi;
 pub mod tune;
 pub mod usi;

@@ -715,3 +715,45 @@ fn the_default_book_plays_out_of_the_box() {
     assert!(in_book >= 3, "{in_book} of 6 from the book: {moves:?}");
     engine.quit();
 }
+
+#[test]
+fn records_books_from_the_shared_game_records() {
+    // KIF, KI2 and CSA files through the game-record reader.
+    let files = build::files_under(std::path::Path::new("../shared/data/kifu")).unwrap();
+    let games: Vec<GameRecord> = files
+        .iter()
+        .filter_map(|f| build::read_games(f).ok())
+        .flatten()
+        .collect();
+    assert!(games.len() >= 10, "{}", games.len());
+    for winner_only in [false, true] {
+        let params = RecordParams {
+            max_ply: 1000,
+            winner_only,
+            ..RecordParams::default()
+        };
+        let book = build::from_records(&games, &params);
+        // Every counted move is in the book, and the counts add up to the moves counted.
+        let mut counted = 0u64;
+        for game in &games {
+            if winner_only && game.winner.is_none() {
+                continue;
+            }
+            let mut pos = game.start.clone();
+            for &m in &game.moves {
+                if !winner_only || game.winner == Some(pos.side_to_move()) {
+                    counted += 1;
+                    let moves = book.probe(&key_of(&pos), None);
+                    assert!(moves.iter().any(|b| b.mv == m && b.count >= 1), "{m}");
+                }
+                pos.do_move(m);
+            }
+        }
+        let total: u64 = book
+            .entries()
+            .flat_map(|(_, moves)| moves.iter().map(|m| m.count))
+            .sum();
+        assert_eq!(total, counted);
+        assert!(counted > 100);
+    }
+}

@@ -75,19 +75,18 @@ pub fn files_under(path: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The games of one file: one USI/SFEN game per line.
+/// The games of one file, in any format the game-record reader knows (KIF, KI2, CSA, JKF,
+/// USI/SFEN lines). A record that breaks off keeps its legal part.
 pub fn read_games(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let text = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-    let text = String::from_utf8_lossy(&text);
-    let mut games = Vec::new();
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() || line.starts_with('#') {
-            continue;
-        }
-        games.push(parse_usi_game(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?);
-    }
-    Ok(games)
+    let records = crate::kifu::read_file(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    Ok(records
+        .into_iter()
+        .map(|r| GameRecord {
+            start: r.start,
+            moves: r.moves,
+            winner: r.winner,
+        })
+        .collect())
 }
 
 /// Which moves of the records count.

@@ -17,7 +17,8 @@ pub const USAGE: &str = "\
                                continues a book already at <book>
   kirin book build-records <file or folder>... --out <book> [--min-count N] [--max-ply P]
                    [--side black|white|winner]
-                               count the moves of game records (USI/SFEN lines, one game each)
+                               count the moves of game records (KIF, KI2, CSA, JKF, or
+                               USI/SFEN lines one game each); winner: only the winner's moves
   kirin book merge <book>... --out <book>
                                several books (or one unsorted book) into one sorted book
   kirin book minimax <book> --out <book> [--draw CP]
