@@ -757,3 +757,82 @@ fn records_books_from_the_shared_game_records() {
         assert!(counted > 100);
     }
 }
+
+#[test]
+fn the_book_command_line() {
+    let dir = scratch("cli");
+    let kirin = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_kirin"))
+            .arg("book")
+            .args(args)
+            .output()
+            .unwrap();
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    // Two unsorted books with a duplicated position merge into one sorted book.
+    let a = dir.join("a.db");
+    let b = dir.join("b.db");
+    std::fs::write(
+        &a,
+        format!(
+            "sfen {START_SFEN}\n7g7f 3c3d 30 10 2\nsfen {}\n3c3d none -20 10 1\n",
+            after(&["7g7f"]).to_sfen()
+        ),
+    )
+    .unwrap();
+    std::fs::write(
+        &b,
+        format!("sfen {START_SFEN}\n2g2f none 10 12 1\n7g7f none 40 12 1\n"),
+    )
+    .unwrap();
+    let merged = dir.join("m.db");
+    let (code, _, err) = kirin(&[
+        "merge",
+        a.to_str().unwrap(),
+        b.to_str().unwrap(),
+        "--out",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let (code, out, _) = kirin(&["check", merged.to_str().unwrap()]);
+    assert_eq!(code, Some(0));
+    assert!(out.contains("2 positions, sorted"), "{out}");
+    let (code, out, _) = kirin(&["probe", merged.to_str().unwrap(), "startpos"]);
+    assert_eq!(code, Some(0));
+    assert_eq!(out, "7g7f none 40 12 3\n2g2f none 10 12 1\n");
+    // Minimax: 7g7f is worth what White's best reply says.
+    let mm = dir.join("mm.db");
+    let (code, _, err) = kirin(&[
+        "minimax",
+        merged.to_str().unwrap(),
+        "--out",
+        mm.to_str().unwrap(),
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    let (_, out, _) = kirin(&["probe", mm.to_str().unwrap(), "--on-the-fly", "startpos"]);
+    assert_eq!(out, "7g7f 3c3d 20 12 3\n2g2f none 10 12 1\n");
+    // Bad input: one clear line and exit code 2, never a panic.
+    for args in [
+        &["merge", "--out"][..],
+        &["minimax", "nowhere.db", "--out", "x.db"],
+        &["think", "--out", "x.db", "--nodes", "many"],
+        &["build-records", "--out", "x.db", "--side", "left", "y"],
+        &[
+            "probe",
+            merged.to_str().unwrap(),
+            "startpos",
+            "moves",
+            "7g7e",
+        ],
+        &["frobnicate"],
+    ] {
+        let (code, _, err) = kirin(args);
+        assert_eq!(code, Some(2), "{args:?}: {err}");
+        assert!(
+            err.starts_with("kirin book: ") && !err.contains("panicked"),
+            "{args:?}: {err}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
