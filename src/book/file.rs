@@ -12,7 +12,7 @@ use super::format::parse_move_line;
 use super::split_ply;
 
 /// Below this many bytes between the bounds, the search reads forward instead of halving.
-const SCAN_BYTES: u64 = 4096;
+const SCAN_BYTES: u64 = 1024;
 
 pub struct FileBook {
     path: PathBuf,
