@@ -317,6 +317,7 @@ impl Engine {
                 for note in notes {
                     self.out.info_string(note);
                 }
+                self.book.option_set(&self.options, &self.out);
             }
             Err(e) => self.out.error(e),
         }

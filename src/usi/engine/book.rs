@@ -23,6 +23,10 @@ pub struct BookSlot {
     loaded: Option<Loaded>,
     source: Option<Source>,
     rng: Rng,
+    /// `USI_OwnBook` and `BookFile` when last checked by [`BookSlot::option_set`].
+    checked: Option<(bool, String)>,
+    /// A book file already reported missing, so loading it does not say so again.
+    missing: Option<String>,
 }
 
 impl BookSlot {
@@ -31,6 +35,32 @@ impl BookSlot {
             loaded: None,
             source: None,
             rng: Rng::from_time(),
+            checked: None,
+            missing: None,
+        }
+    }
+
+    /// After a `setoption`: a book file that is not there is said at once, where the GUI
+    /// sees it next to the option it set, and not again when loading.
+    pub fn option_set(&mut self, options: &Options, out: &Out) {
+        let setting = (options.own_book, options.book_file.trim().to_string());
+        if self.checked.as_ref() == Some(&setting) {
+            return;
+        }
+        let (own_book, name) = setting.clone();
+        self.checked = Some(setting);
+        if !own_book || is_no_book(&name) {
+            return;
+        }
+        let Some(path) = options.book_path() else {
+            return;
+        };
+        if !path.is_file() && !(name == DEFAULT_BOOK_NAME && !path.exists()) {
+            out.error(format!(
+                "book {}: no such file; playing without a book",
+                path.display()
+            ));
+            self.missing = Some(name);
         }
     }
 
@@ -47,7 +77,8 @@ impl BookSlot {
         if self.loaded.as_ref() == Some(&wanted) {
             return;
         }
-        self.source = load(&wanted, options, out);
+        let quiet = self.missing.as_deref() == Some(wanted.file.as_str());
+        self.source = load(&wanted, options, quiet, out);
         self.loaded = Some(wanted);
     }
 
@@ -140,12 +171,20 @@ fn book_pv(
     pv
 }
 
-fn load(wanted: &Loaded, options: &Options, out: &Out) -> Option<Source> {
+fn is_no_book(name: &str) -> bool {
+    name.is_empty() || name.eq_ignore_ascii_case("no_book")
+}
+
+/// The book `wanted` names; `quiet` when its absence was already reported.
+fn load(wanted: &Loaded, options: &Options, quiet: bool, out: &Out) -> Option<Source> {
     let name = &wanted.file;
-    if name.is_empty() || name.eq_ignore_ascii_case("no_book") {
+    if is_no_book(name) {
         return None;
     }
     let path = options.book_path()?;
+    if quiet && !path.is_file() {
+        return None;
+    }
     let report = |book: Book, problems: Vec<Problem>| {
         if let Some(first) = problems.first() {
             out.error(format!(
