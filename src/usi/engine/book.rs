@@ -55,7 +55,9 @@ impl BookSlot {
         let Some(path) = options.book_path() else {
             return;
         };
-        if !path.is_file() && !(name == DEFAULT_BOOK_NAME && !path.exists()) {
+        // The default name without a file next to the executable means the built-in copy.
+        let built_in = name == DEFAULT_BOOK_NAME && !path.exists();
+        if !path.is_file() && !built_in {
             out.error(format!(
                 "book {}: no such file; playing without a book",
                 path.display()
