@@ -7,6 +7,7 @@
 
 pub mod analyze;
 pub mod bench;
+pub mod book;
 pub mod eval;
 pub mod kifu;
 pub mod search;

@@ -15,6 +15,7 @@ usage:
   kirin eval [<sfen>]          static evaluation (start position by default)
   kirin analyze [OPTIONS] PATH...
                                analyse game records (`kirin analyze --help` for options)
+  kirin book ...               opening book tools (`kirin book help`)
   kirin --help                 this text
 
 Logs go to stderr; set RUST_LOG=debug for more.";
@@ -36,6 +37,11 @@ fn main() -> ExitCode {
         ["bench", rest @ ..] => bench_search(rest),
         ["eval", sfen @ ..] => eval_command(sfen),
         ["analyze", rest @ ..] => kirin::analyze::main(rest),
+        ["book", "help" | "--help" | "-h"] => {
+            println!("usage:\n{}", kirin::book::cli::USAGE);
+            ExitCode::SUCCESS
+        }
+        ["book", rest @ ..] => kirin::book::cli::main(rest),
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS

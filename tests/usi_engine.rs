@@ -525,17 +525,17 @@ fn option_errors_and_notes() {
         "setoption name usi_hash value 8",
         "setoption name USI_PONDER value TRUE",
         "setoption name enteringkingrule value tryrule",
-        "setoption name BookFile value book/my book.db",
         "setoption name BookFile value",
         "setoption name MultiPV value 3",
     ] {
         engine.send(good);
         assert!(engine.sync().is_empty(), "{good}");
     }
-    engine.send("setoption name USI_OwnBook value true");
+    // A book that is not there: one error when it is loaded, at `isready`.
+    engine.send("setoption name BookFile value book/my book.db");
     let lines = engine.sync();
     assert!(
-        lines.len() == 1 && lines[0].contains("no opening book"),
+        lines.len() == 1 && lines[0].contains("my book.db"),
         "{lines:?}"
     );
     engine.send("position startpos");

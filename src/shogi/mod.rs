@@ -20,4 +20,5 @@ pub use hand::Hand;
 pub use movegen::{MAX_MOVES, MoveList, legal_moves};
 pub use position::{Position, START_SFEN, StateInfo};
 pub use rules::{EnteringKingRule, Repetition};
+pub use text::parse_syntax;
 pub use types::{Color, Move, Piece, PieceType, Square};

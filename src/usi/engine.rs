@@ -20,6 +20,7 @@
 //!   `go mate`), never a move for a position the GUI is not showing;
 //! - stdout carries protocol lines only.
 
+mod book;
 mod io;
 pub mod options;
 mod worker;
@@ -97,6 +98,7 @@ struct Engine {
     next_id: u64,
     worker_tx: Sender<WorkerMessage>,
     worker_rx: Receiver<WorkerMessage>,
+    book: book::BookSlot,
 }
 
 /// A `go` as understood when it arrived: position, limits and options are fixed then.
@@ -229,6 +231,7 @@ impl Engine {
             next_id: 0,
             worker_tx,
             worker_rx,
+            book: book::BookSlot::new(),
         }
     }
 
@@ -382,6 +385,7 @@ impl Engine {
                 }
             }
         };
+        self.book.ensure(&self.options, &self.out);
     }
 
     fn ensure_searcher(&mut self, hash_mb: usize) {
@@ -419,6 +423,7 @@ impl Engine {
                 for note in notes {
                     self.out.info_string(note);
                 }
+                self.book.option_set(&self.options, &self.out);
             }
             Err(e) => self.out.error(e),
         }
@@ -521,6 +526,15 @@ impl Engine {
                 hash_mb: self.options.hash_mb,
             }
         };
+        // A book move is answered at once; behind a running task it would overtake that
+        // task's answer, so then the search plays.
+        if let JobKind::Search { limits, .. } = &kind
+            && self.is_idle()
+            && let Some(best) = self.book.answer(&pos, limits, &self.options, &self.out)
+        {
+            self.out.send(&Response::BestMove(best));
+            return;
+        }
         // The new `go` waits for the one before it, unless that one would never end.
         self.stop_newest_if_open_ended();
         let id = self.next_id;

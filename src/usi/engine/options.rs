@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::book::{BookOptions, Choice};
 use crate::search::SearchOptions;
 use crate::search::time::TimeOptions;
 use crate::shogi::EnteringKingRule;
@@ -31,6 +32,8 @@ pub struct Options {
     pub own_book: bool,
     /// As the GUI sent it; see [`Options::book_path`].
     pub book_file: String,
+    /// How book moves are chosen (`BookMoves`, `BookEvalDiff`, ...).
+    pub book: BookOptions,
     pub depth_limit: u32,
     pub nodes_limit: u64,
     pub consideration_mode: bool,
@@ -183,13 +186,67 @@ fn specs() -> Vec<Spec> {
         },
         Spec {
             name: "USI_OwnBook",
-            kind: Kind::Check(false),
+            kind: Kind::Check(true),
             set: |o, v| o.own_book = flag(v),
         },
         Spec {
             name: "BookFile",
-            kind: Kind::Filename(""),
+            kind: Kind::Filename(crate::book::DEFAULT_BOOK_NAME),
             set: |o, v| o.book_file = text(v),
+        },
+        Spec {
+            name: "BookMoves",
+            kind: spin(16, 0, 10_000),
+            set: |o, v| o.book.moves = int(v) as u32,
+        },
+        Spec {
+            name: "BookEvalDiff",
+            kind: spin(30, 0, 99_999),
+            set: |o, v| o.book.eval_diff = int(v) as i32,
+        },
+        Spec {
+            name: "BookEvalBlackLimit",
+            kind: spin(0, -99_999, 99_999),
+            set: |o, v| o.book.black_limit = int(v) as i32,
+        },
+        Spec {
+            name: "BookEvalWhiteLimit",
+            kind: spin(-140, -99_999, 99_999),
+            set: |o, v| o.book.white_limit = int(v) as i32,
+        },
+        Spec {
+            name: "BookDepthLimit",
+            kind: spin(0, 0, 99_999),
+            set: |o, v| o.book.depth_limit = int(v) as i32,
+        },
+        Spec {
+            name: "BookIgnoreRate",
+            kind: spin(0, 0, 100),
+            set: |o, v| o.book.ignore_rate = int(v) as u32,
+        },
+        Spec {
+            name: "BookMoveChoice",
+            kind: Kind::Combo("Uniform", &Choice::NAMES),
+            set: |o, v| {
+                if let Some(choice) = Choice::from_name(&text(v)) {
+                    o.book.choice = choice;
+                }
+            },
+        },
+        Spec {
+            name: "BookPvMoves",
+            kind: spin(8, 1, 246),
+            set: |o, v| o.book.pv_moves = int(v) as u32,
+        },
+        Spec {
+            name: "IgnoreBookPly",
+            kind: Kind::Check(true),
+            set: |o, v| o.book.ignore_ply = flag(v),
+        },
+        Spec {
+            name: "BookOnTheFly",
+            kind: Kind::Check(false),
+            set: |o, v| o.book.on_the_fly = flag(v),
         },
         Spec {
             name: "DepthLimit",
@@ -248,6 +305,7 @@ impl Default for Options {
             resign_value: 0,
             own_book: false,
             book_file: String::new(),
+            book: BookOptions::default(),
             depth_limit: 0,
             nodes_limit: 0,
             consideration_mode: false,
@@ -310,11 +368,6 @@ impl Options {
             }
         };
         (spec.set)(self, value);
-        if name == "USI_OwnBook" && self.own_book {
-            notes.push(
-                "USI_OwnBook: no opening book is loaded (this build has no book support)".into(),
-            );
-        }
         Ok(notes)
     }
 
@@ -446,7 +499,9 @@ mod tests {
         assert!(options.threads >= 1);
         assert_eq!(options.multipv, 1);
         assert_eq!(options.entering_king_rule, EnteringKingRule::Csa27);
-        assert!(!options.own_book);
+        assert!(options.own_book);
+        assert_eq!(options.book_file, crate::book::DEFAULT_BOOK_NAME);
+        assert_eq!(options.book, BookOptions::default());
         let decls = Options::declarations();
         let find = |name: &str| decls.iter().find(|d| d.name == name).map(|d| &d.kind);
         assert_eq!(
@@ -553,12 +608,22 @@ mod tests {
     }
 
     #[test]
-    fn own_book_says_no_book_is_loaded() {
+    fn book_options_are_typed() {
         let mut o = Options::default();
-        let notes = o.set("USI_OwnBook", Some("true")).unwrap();
-        assert!(o.own_book);
-        assert!(notes[0].contains("no opening book"), "{notes:?}");
         assert_eq!(o.set("USI_OwnBook", Some("false")), Ok(vec![]));
+        assert!(!o.own_book);
+        o.set("BookMoves", Some("24")).unwrap();
+        o.set("BookEvalDiff", Some("0")).unwrap();
+        o.set("BookEvalWhiteLimit", Some("-300")).unwrap();
+        o.set("BookMoveChoice", Some("weightedbycount")).unwrap();
+        o.set("IgnoreBookPly", Some("false")).unwrap();
+        assert_eq!(
+            (o.book.moves, o.book.eval_diff, o.book.white_limit),
+            (24, 0, -300)
+        );
+        assert_eq!(o.book.choice, Choice::WeightedByCount);
+        assert!(!o.book.ignore_ply);
+        assert!(o.set("BookMoveChoice", Some("Sometimes")).is_err());
     }
 
     #[test]
