@@ -1,5 +1,5 @@
 //! The evaluation as a USI user meets it: `EvalFile` loads another network or linear weights at
-//! `isready`; a file that cannot be used gets one error line and the embedded network plays on.
+//! `isready`; a file that cannot be used gets one error line and the default evaluation plays.
 
 mod common;
 
@@ -51,8 +51,14 @@ fn eval_file_loads_networks_and_weights_and_refuses_bad_files_with_one_error() {
             .any(|l| l.starts_with("option name EvalFile type filename")),
         "EvalFile not declared"
     );
+    // The linear evaluation plays until a network wins its match; `nnue` is the embedded one.
     let default = evaluator_in_use(&mut engine);
-    assert!(default.starts_with("nnue"), "{default}");
+    assert_eq!(default, "linear");
+    engine.send("setoption name EvalFile value nnue");
+    let lines = engine.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert_eq!(evaluator_in_use(&mut engine), "nnue+linear");
+    plays_a_legal_move(&mut engine);
 
     // A damaged network: one error at isready, the embedded network stays.
     let mut bytes = std::fs::read("src/eval/nnue/kirin.nnue").unwrap();

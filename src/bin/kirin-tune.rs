@@ -20,8 +20,8 @@ const USAGE: &str = "usage:
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL]
                    [--base linear]
   kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
-EVAL: a network file, a linear weights file, `linear` (embedded weights) or `default`
-(the embedded network).";
+EVAL: a network file, a linear weights file, `linear` (embedded weights), `nnue` (the
+embedded network) or `default` (what the engine plays with).";
 
 struct Args(HashMap<String, String>);
 
@@ -57,8 +57,8 @@ fn load_weights(path: &str) -> Result<Weights, String> {
     Weights::parse(&text).map_err(|e| format!("{path}: {e}"))
 }
 
-/// An evaluation by file (network or linear weights), `linear` for the embedded linear
-/// weights, or `default` for the embedded network.
+/// An evaluation by file (network or linear weights), `linear` or `nnue` for the embedded
+/// ones, or `default` for what the engine plays with.
 fn load_evaluator(name: &str) -> Result<Evaluator, String> {
     match name {
         "default" => Ok(Evaluator::default()),

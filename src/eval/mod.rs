@@ -1,5 +1,6 @@
 //! Evaluation: the neural network (`nnue`), the linear evaluation (`linear`), or their sum, as
-//! the network's file says. The searcher owns an `Evaluator` and hands it to every thread; each
+//! the network's file says. The engine plays with the linear evaluation until a network beats it
+//! in games; `EvalFile nnue` selects the embedded network. The searcher owns an `Evaluator` and hands it to every thread; each
 //! thread keeps an `EvalStack`, the incremental state along its current line (an accumulator
 //! and a linear piece part per ply), pushed after each move.
 
@@ -36,7 +37,7 @@ static NET_BYTES: &[u8] = include_bytes!("nnue/kirin.nnue");
 static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
 
 /// The embedded network, read once. It is checked by a test, so a build that passed the suite
-/// has a good one; should it be unreadable anyway, the engine plays with the linear evaluation.
+/// has a good one.
 fn embedded_network() -> Option<Arc<Network>> {
     NET.get_or_init(|| match Network::from_bytes(NET_BYTES) {
         Ok(n) => Some(Arc::new(n)),
@@ -49,16 +50,21 @@ fn embedded_network() -> Option<Arc<Network>> {
 }
 
 impl Default for Evaluator {
-    /// The embedded network.
+    /// What kirin plays with unless told otherwise: the linear evaluation, until a network wins
+    /// its match against it (tuning/README.md, "Rounds"); the embedded network is `nnue`.
     fn default() -> Self {
-        match embedded_network() {
-            Some(n) => Evaluator::network(n),
-            None => Evaluator::linear(),
-        }
+        Evaluator::linear()
     }
 }
 
 impl Evaluator {
+    /// The embedded network (with the linear evaluation it corrects), or why it is unusable.
+    pub fn embedded_network() -> Result<Evaluator, String> {
+        embedded_network()
+            .map(Evaluator::network)
+            .ok_or_else(|| "the embedded network is unusable".to_string())
+    }
+
     /// The embedded linear weights.
     pub fn linear() -> Evaluator {
         Evaluator {
@@ -77,10 +83,12 @@ impl Evaluator {
     }
 
     /// Reads an evaluation file: a network file (by its magic), else a linear weights file.
-    /// `linear` names the embedded linear weights.
+    /// `linear` names the embedded linear weights, `nnue` the embedded network.
     pub fn load(path: &str) -> Result<Evaluator, String> {
-        if path == "linear" {
-            return Ok(Evaluator::linear());
+        match path {
+            "linear" => return Ok(Evaluator::linear()),
+            "nnue" => return Evaluator::embedded_network(),
+            _ => {}
         }
         let bytes = std::fs::read(path).map_err(|e| format!("{path}: {e}"))?;
         if bytes.starts_with(b"KIRINNET") {
@@ -196,7 +204,8 @@ mod tests {
 
     #[test]
     fn the_embedded_network_loads_and_sees_material() {
-        let net = Evaluator::network(embedded_network().expect("embedded network must load"));
+        let net = Evaluator::embedded_network().expect("embedded network must load");
+        assert_eq!(Evaluator::load("nnue").unwrap().name(), net.name());
         let up_a_rook =
             Position::from_sfen("lnsgkgsnl/7b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b R 1")
                 .unwrap();
@@ -216,8 +225,14 @@ mod tests {
         )
         .unwrap();
         let net_only = Evaluator::network(Arc::new(zero));
+        let net_and_linear = Evaluator::embedded_network().unwrap();
         assert_eq!(net_only.evaluate(&Position::startpos()), 0);
-        for e in [Evaluator::default(), Evaluator::linear(), net_only] {
+        for e in [
+            Evaluator::default(),
+            Evaluator::linear(),
+            net_only,
+            net_and_linear,
+        ] {
             let pos = Position::startpos();
             let parts = e.explain(&pos);
             assert_eq!(

@@ -379,8 +379,9 @@ impl Engine {
                     e
                 }
                 Err(e) => {
-                    self.out
-                        .error(format!("EvalFile: {e}; playing with the embedded network"));
+                    self.out.error(format!(
+                        "EvalFile: {e}; playing with the default evaluation"
+                    ));
                     Evaluator::default()
                 }
             }

@@ -380,10 +380,10 @@ impl Options {
         resolve_against(&self.book_file, exe_dir.as_deref())
     }
 
-    /// `EvalFile` as a path, resolved like `BookFile`; `linear` (the embedded linear
-    /// evaluation) stays a name.
+    /// `EvalFile` as a path, resolved like `BookFile`; `linear` and `nnue` (the embedded
+    /// evaluations) stay names.
     pub fn eval_path(&self) -> String {
-        if self.eval_file == "linear" {
+        if self.eval_file == "linear" || self.eval_file == "nnue" {
             return self.eval_file.clone();
         }
         let exe_dir = std::env::current_exe()
