@@ -9,7 +9,7 @@ use std::path::PathBuf;
 pub const USAGE: &str = "\
 usage: kirin analyze [OPTIONS] PATH...
   Analyses game records (files, folders searched recursively, `-` for standard input) and
-  writes per game DIR/<name>.json, DIR/<name>.kifu and DIR/<name>.svg.
+  writes per game DIR/<name>.json, DIR/<name>.kif, DIR/<name>.kifu and DIR/<name>.svg.
 options:
   --movetime MS | --nodes N | --depth D   search per position (default --movetime 500)
   --multipv K        lines per position (default 1)
@@ -19,7 +19,7 @@ options:
   --side black|white|both   whose moves to judge (default both)
   --from PLY --to PLY       range of moves to judge
   --out DIR          output folder (default .)
-  --format LIST      any of json,kifu,kif,svg,png (default json,kifu,svg;
+  --format LIST      any of json,kifu,kif,svg,png (default json,kif,kifu,svg;
                      kif is Shift_JIS, kifu UTF-8)
   --marks A,B,C,D    winning-probability loss in percent for inaccuracy, dubious,
                      mistake, blunder (default 5,10,20,50)
@@ -103,8 +103,11 @@ pub fn parse(args: &[&str]) -> Result<Config, String> {
     let mut jobs = None;
     let mut selection = Selection::default();
     let mut out = PathBuf::from(".");
+    // The files scripts rely on: JSON, the annotated record in both KIF encodings (Shift_JIS
+    // `.kif` for the GUIs that expect it, UTF-8 `.kifu`), and the graph.
     let mut formats = Formats {
         json: true,
+        kif: true,
         kifu: true,
         svg: true,
         ..Formats::default()
