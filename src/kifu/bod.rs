@@ -367,28 +367,7 @@ pub(crate) fn diagram_sfen(rows: &[[Piece; 9]], hands: &[Hand; 2], side: Color) 
         }
     }
     s.push_str(if side == Color::Black { " b " } else { " w " });
-    let mut any = false;
-    for c in Color::ALL {
-        for pt in PieceType::SFEN_HAND_ORDER {
-            let n = hands[c.index()].count(pt);
-            if n == 0 {
-                continue;
-            }
-            any = true;
-            if n > 1 {
-                s.push_str(&n.to_string());
-            }
-            let l = pt.letter();
-            s.push(if c == Color::White {
-                l.to_ascii_lowercase()
-            } else {
-                l
-            });
-        }
-    }
-    if !any {
-        s.push('-');
-    }
+    crate::shogi::write_sfen_hands(&mut s, *hands);
     s.push_str(" 1");
     s
 }

@@ -70,30 +70,36 @@ impl Position {
         } else {
             " w "
         });
-        let mut any = false;
-        for c in Color::ALL {
-            for pt in PieceType::SFEN_HAND_ORDER {
-                let n = self.hand(c).count(pt);
-                if n == 0 {
-                    continue;
-                }
-                any = true;
-                if n > 1 {
-                    s.push_str(&n.to_string());
-                }
-                let l = pt.letter();
-                s.push(if c == Color::White {
-                    l.to_ascii_lowercase()
-                } else {
-                    l
-                });
-            }
-        }
-        if !any {
-            s.push('-');
-        }
+        write_hands(&mut s, [self.hand(Color::Black), self.hand(Color::White)]);
         s.push_str(&format!(" {}", self.game_ply()));
         s
+    }
+}
+
+/// The hands field of an SFEN: R B G S N L P, Black's first (upper case), `-` when both are
+/// empty.
+pub fn write_hands(s: &mut String, hands: [Hand; 2]) {
+    let mut any = false;
+    for c in Color::ALL {
+        for pt in PieceType::SFEN_HAND_ORDER {
+            let n = hands[c.index()].count(pt);
+            if n == 0 {
+                continue;
+            }
+            any = true;
+            if n > 1 {
+                s.push_str(&n.to_string());
+            }
+            let l = pt.letter();
+            s.push(if c == Color::White {
+                l.to_ascii_lowercase()
+            } else {
+                l
+            });
+        }
+    }
+    if !any {
+        s.push('-');
     }
 }
 

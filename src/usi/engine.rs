@@ -354,14 +354,15 @@ impl Engine {
         self.running.is_none() && self.queue.is_empty()
     }
 
-    /// The heavy part of start-up: the hash table and the evaluation.
+    /// The heavy part of start-up: the hash table, the evaluation and the opening book.
     fn prepare(&mut self) {
         self.load_eval_file();
         self.ensure_searcher(self.options.hash_mb);
+        self.book.ensure(&self.options, &self.out);
     }
 
     /// Loads the file `EvalFile` names, when it changed. A file that cannot be used gets one
-    /// error line and the embedded network plays.
+    /// error line and the default evaluation plays.
     fn load_eval_file(&mut self) {
         let name = self.options.eval_file.clone();
         if name == self.eval_file_loaded {
@@ -386,7 +387,6 @@ impl Engine {
                 }
             }
         };
-        self.book.ensure(&self.options, &self.out);
     }
 
     fn ensure_searcher(&mut self, hash_mb: usize) {
