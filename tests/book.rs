@@ -703,7 +703,13 @@ fn the_default_book_plays_out_of_the_box() {
     let mut engine = Engine::ready();
     let (best, from_book) = play(&mut engine, &[]);
     assert!(from_book, "{best}");
-    // Black's reply to the book's own ponder move is in the book too, for a few plies.
+    // Along the book's best line (the default choice is at random among near-equal moves,
+    // some of which the book does not follow further), each side's next move is in the book
+    // too, for a few plies.
+    engine.send("setoption name BookMoveChoice value BestValue");
+    engine.sync();
+    let (best, from_book) = play(&mut engine, &[]);
+    assert!(from_book, "{best}");
     let mut moves: Vec<String> = vec![best_of(&best).to_string()];
     let mut in_book = 1;
     for _ in 0..5 {
