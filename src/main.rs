@@ -146,10 +146,7 @@ fn eval_command(sfen: &[&str]) -> ExitCode {
             for (part, value) in evaluator.explain(&pos) {
                 println!("{part:>24} {value:>7}");
             }
-            println!(
-                "eval {cp} (side to move), {black} (Black's view), {}",
-                evaluator.name()
-            );
+            println!("eval {cp} (side to move), {black} (Black's view)");
             ExitCode::SUCCESS
         }
         Err(e) => {
