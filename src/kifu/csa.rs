@@ -24,7 +24,8 @@ use super::bod::diagram_sfen;
 use super::{Ending, Format, Record, RecordError, Replay, split_lines};
 use crate::shogi::{Color, Hand, Piece, PieceType, Position, START_SFEN, Square};
 
-const CODES: [(&str, PieceType); 14] = [
+/// The two-letter piece codes, which JKF uses too.
+pub(super) const CODES: [(&str, PieceType); 14] = [
     ("FU", PieceType::Pawn),
     ("KY", PieceType::Lance),
     ("KE", PieceType::Knight),

@@ -14,26 +14,10 @@
 //! are skipped: the main line is read.
 
 use super::bod::diagram_sfen;
+use super::csa::CODES;
 use super::{Ending, Format, Record, RecordError, Replay};
 use crate::shogi::{Color, Hand, Move, Piece, PieceType, Position, Square};
 use serde_json::{Map, Value, json};
-
-const KINDS: [(&str, PieceType); 14] = [
-    ("FU", PieceType::Pawn),
-    ("KY", PieceType::Lance),
-    ("KE", PieceType::Knight),
-    ("GI", PieceType::Silver),
-    ("KI", PieceType::Gold),
-    ("KA", PieceType::Bishop),
-    ("HI", PieceType::Rook),
-    ("OU", PieceType::King),
-    ("TO", PieceType::ProPawn),
-    ("NY", PieceType::ProLance),
-    ("NK", PieceType::ProKnight),
-    ("NG", PieceType::ProSilver),
-    ("UM", PieceType::Horse),
-    ("RY", PieceType::Dragon),
-];
 
 /// JKF's preset names for the handicaps, by `手合割` name.
 const PRESETS: [(&str, &str); 16] = [
@@ -74,14 +58,14 @@ const SPECIALS: [(&str, Ending); 15] = [
 ];
 
 fn kind_code(pt: PieceType) -> &'static str {
-    KINDS
+    CODES
         .iter()
         .find(|(_, p)| *p == pt)
         .map_or("FU", |(c, _)| c)
 }
 
 fn kind_from_code(code: &str) -> Option<PieceType> {
-    KINDS.iter().find(|(c, _)| *c == code).map(|(_, p)| *p)
+    CODES.iter().find(|(c, _)| *c == code).map(|(_, p)| *p)
 }
 
 fn color_of(v: &Value) -> Option<Color> {
