@@ -150,23 +150,21 @@ pub fn move_to_ki2(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
 /// A sequence of moves as `▲７六歩(77)△３四歩(33)`, the form GUIs show a principal variation in
 /// (ShogiHome's `*#読み筋=` comment). Stops quietly at the first move that is not legal.
 pub fn line_to_kif(pos: &Position, moves: &[Move], prev_to: Option<Square>) -> String {
-    let mut pos = pos.clone();
-    let mut prev = prev_to;
-    let mut s = String::new();
-    for &m in moves {
-        if !legal_moves(&pos).contains(&m) {
-            break;
-        }
-        s.push(mark(pos.side_to_move()));
-        s.push_str(&move_to_kif(&pos, m, prev));
-        prev = Some(m.to());
-        pos.do_move(m);
-    }
-    s
+    write_line(pos, moves, prev_to, move_to_kif)
 }
 
 /// Like [`line_to_kif`] in KI2 words: `▲７六歩△３四歩`.
 pub fn line_to_ki2(pos: &Position, moves: &[Move], prev_to: Option<Square>) -> String {
+    write_line(pos, moves, prev_to, move_to_ki2)
+}
+
+/// Each legal move of `moves` in turn, marked with its side and written by `word`.
+fn write_line(
+    pos: &Position,
+    moves: &[Move],
+    prev_to: Option<Square>,
+    word: fn(&Position, Move, Option<Square>) -> String,
+) -> String {
     let mut pos = pos.clone();
     let mut prev = prev_to;
     let mut s = String::new();
@@ -175,7 +173,7 @@ pub fn line_to_ki2(pos: &Position, moves: &[Move], prev_to: Option<Square>) -> S
             break;
         }
         s.push(mark(pos.side_to_move()));
-        s.push_str(&move_to_ki2(&pos, m, prev));
+        s.push_str(&word(&pos, m, prev));
         prev = Some(m.to());
         pos.do_move(m);
     }
