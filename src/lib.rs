@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod eval;
+pub mod game;
 pub mod kifu;
 pub mod search;
 pub mod shogi;

@@ -6,9 +6,9 @@ use super::time::TimeManager;
 use super::tt::TranspositionTable;
 use super::worker::{MATE_IN_MAX_PLY, MAX_PLY, RootMove, VALUE_INFINITE, VALUE_MATE, Worker};
 use super::{Limits, Outcome, PvInfo, Report, Score, ScoreBound, SearchControl, SearchOptions};
-use crate::eval::Evaluator;
 use crate::eval::{from_reported_cp, to_reported_cp};
-use crate::shogi::{EnteringKingRule, Move, MoveList, Position, legal_moves, movegen};
+use crate::game::Game;
+use crate::shogi::{Move, MoveList};
 use crossbeam_channel::RecvTimeoutError;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
@@ -50,13 +50,13 @@ fn internal_options(opts: &SearchOptions) -> SearchOptions {
 }
 
 #[allow(clippy::too_many_arguments)]
-pub fn think(
-    pos: &Position,
+pub fn think<G: Game>(
+    pos: &G,
     limits: &Limits,
     opts: &SearchOptions,
     tt: &TranspositionTable,
     control: &SearchControl,
-    evaluator: &Evaluator,
+    evaluator: &G::Evaluator,
     report: &mut (dyn FnMut(Report) + Send),
 ) -> Outcome {
     let start = limits.start.unwrap_or_else(Instant::now);
@@ -70,13 +70,13 @@ pub fn think(
     outcome
 }
 
-fn root_move_list(pos: &Position, limits: &Limits) -> Vec<RootMove> {
+fn root_move_list<G: Game>(pos: &G, limits: &Limits) -> Vec<RootMove> {
     let moves: Vec<Move> = if limits.searchmoves.is_empty() {
         let mut list = MoveList::new();
-        movegen::search_moves(pos, &mut list);
+        pos.search_moves(&mut list);
         list.to_vec()
     } else {
-        let legal = legal_moves(pos);
+        let legal = pos.legal_moves();
         limits
             .searchmoves
             .iter()
@@ -120,13 +120,13 @@ fn settled_line(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn decide(
-    pos: &Position,
+fn decide<G: Game>(
+    pos: &G,
     limits: &Limits,
     opts: &SearchOptions,
     tt: &TranspositionTable,
     control: &SearchControl,
-    evaluator: &Evaluator,
+    evaluator: &G::Evaluator,
     reporter: &Reporter,
     start: Instant,
 ) -> Outcome {
@@ -135,9 +135,7 @@ fn decide(
         reporter.immediate(settled_line(1, Score::Mate(1), Vec::new(), tt, start));
         return Outcome::Win;
     }
-    if opts.entering_king_rule == EnteringKingRule::Try
-        && let Some(m) = pos.try_move()
-    {
+    if let Some(m) = pos.try_move(opts.entering_king_rule) {
         reporter.text("try rule: king reaches the try square");
         reporter.immediate(settled_line(1, Score::Mate(1), vec![m], tt, start));
         return Outcome::Move {
@@ -147,7 +145,7 @@ fn decide(
     }
     let root_moves = root_move_list(pos, limits);
     if root_moves.is_empty() {
-        if legal_moves(pos).is_empty() {
+        if pos.legal_moves().is_empty() {
             reporter.immediate(settled_line(0, Score::Mate(0), Vec::new(), tt, start));
         }
         return Outcome::Resign;
@@ -325,16 +323,16 @@ fn pick_best(results: &[ThreadResult]) -> &ThreadResult {
     best
 }
 
-fn ponder_from_tt(pos: &Position, best: Move, tt: &TranspositionTable) -> Option<Move> {
+fn ponder_from_tt<G: Game>(pos: &G, best: Move, tt: &TranspositionTable) -> Option<Move> {
     let mut p = pos.clone();
     p.do_move(best);
     let m = tt.probe(p.key())?.mv;
-    (!m.is_none() && p.is_legal(m)).then_some(m)
+    (!m.is_none() && p.is_legal_move(m)).then_some(m)
 }
 
 /// Iterative deepening on one thread; only the main thread has a `reporter`.
-fn iterate(
-    w: &mut Worker,
+fn iterate<G: Game>(
+    w: &mut Worker<G>,
     max_depth: i32,
     limits: &Limits,
     opts: &SearchOptions,
@@ -437,8 +435,8 @@ fn iterate(
 /// The report of principal variation `idx` (0-based; reported 1-based) of the main thread at
 /// `depth`, searched with window (`alpha`, `beta`); `None` when that move has no score yet.
 #[allow(clippy::too_many_arguments)]
-fn pv_info(
-    w: &Worker,
+fn pv_info<G: Game>(
+    w: &Worker<G>,
     depth: i32,
     alpha: i32,
     beta: i32,
@@ -471,8 +469,8 @@ fn pv_info(
 }
 
 /// The report of line `idx` of the result that is played, after the search.
-fn final_line(
-    pos: &Position,
+fn final_line<G: Game>(
+    pos: &G,
     result: &ThreadResult,
     idx: usize,
     nodes: u64,
@@ -497,8 +495,8 @@ fn final_line(
 }
 
 #[allow(clippy::too_many_arguments)]
-fn line(
-    pos: &Position,
+fn line<G: Game>(
+    pos: &G,
     rm: &RootMove,
     depth: i32,
     v: i32,
@@ -524,7 +522,7 @@ fn line(
     }
 }
 
-impl Worker<'_> {
+impl<G: Game> Worker<'_, G> {
     fn node_counters_publish(&self) {
         self.publish_nodes();
     }

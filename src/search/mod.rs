@@ -5,15 +5,14 @@
 mod driver;
 mod history;
 pub mod mate;
-mod mate1;
 mod movepick;
 mod report;
-pub mod see;
 pub mod time;
 pub mod tt;
 pub mod worker;
 
 use crate::eval::Evaluator;
+use crate::game::Game;
 use crate::shogi::{EnteringKingRule, Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -291,6 +290,19 @@ impl Searcher {
         opts: &SearchOptions,
         report: &mut (dyn FnMut(Report) + Send),
     ) -> Outcome {
+        let evaluator = self.evaluator.clone();
+        self.think_game(pos, &evaluator, limits, opts, report)
+    }
+
+    /// Searches a position of any game with that game's evaluation; see [`Searcher::think`].
+    pub fn think_game<G: Game>(
+        &mut self,
+        pos: &G,
+        evaluator: &G::Evaluator,
+        limits: &Limits,
+        opts: &SearchOptions,
+        report: &mut (dyn FnMut(Report) + Send),
+    ) -> Outcome {
         if !std::mem::take(&mut self.prepared) {
             self.fresh_control(limits.ponder || limits.infinite);
         }
@@ -301,7 +313,7 @@ impl Searcher {
             opts,
             &self.tt,
             &self.control,
-            &self.evaluator,
+            evaluator,
             report,
         )
     }

@@ -4,8 +4,8 @@
 //! last. In check every evasion is generated at once and ordered the same way.
 
 use super::history::{Histories, PieceTo};
-use super::see::{see_ge, value};
-use crate::shogi::{MAX_MOVES, Move, MoveList, Position, movegen};
+use crate::game::Game;
+use crate::shogi::{MAX_MOVES, Move, MoveList};
 use arrayvec::ArrayVec;
 
 /// After this many picks by selection the rest is sorted once: cut-offs usually come early, and
@@ -13,13 +13,8 @@ use arrayvec::ArrayVec;
 const SELECT_FIRST: usize = 3;
 
 #[inline]
-pub fn piece_to(pos: &Position, m: Move) -> PieceTo {
-    pos.moved_piece(m).index() * 81 + m.to().index()
-}
-
-#[inline]
-pub fn is_capture(pos: &Position, m: Move) -> bool {
-    !m.is_drop() && pos.piece_on(m.to()).is_some()
+pub fn piece_to<G: Game>(pos: &G, m: Move) -> PieceTo {
+    pos.moved_piece_index(m) * 81 + m.to().index()
 }
 
 pub struct OrderContext {
@@ -88,13 +83,13 @@ fn pick_best(moves: &mut Scored, next: &mut usize, first_sorted: &mut bool) -> O
 }
 
 impl MovePicker {
-    pub fn new(pos: &Position, tt_move: Move, kind: Kind) -> MovePicker {
+    pub fn new<G: Game>(pos: &G, tt_move: Move, kind: Kind) -> MovePicker {
         let in_check = pos.in_check();
         let usable = !tt_move.is_none()
             && pos.is_legal_move(tt_move)
             && (kind == Kind::Main
                 || in_check
-                || is_capture(pos, tt_move)
+                || pos.is_capture(tt_move)
                 || tt_move.is_promotion());
         let after_hash = if in_check {
             Stage::GenerateEvasions
@@ -112,9 +107,9 @@ impl MovePicker {
         }
     }
 
-    pub fn next_move(
+    pub fn next_move<G: Game>(
         &mut self,
-        pos: &Position,
+        pos: &G,
         hist: &Histories,
         ctx: &OrderContext,
     ) -> Option<Move> {
@@ -131,14 +126,14 @@ impl MovePicker {
                 }
                 Stage::GenerateTactical => {
                     let mut list = MoveList::new();
-                    movegen::tactical_moves(pos, &mut list);
+                    pos.tactical_moves(&mut list);
                     self.score_tactical(pos, hist, &list);
                     self.next = 0;
                     self.stage = Stage::GoodTactical;
                 }
                 Stage::GoodTactical => {
                     while let Some(m) = pick_best(&mut self.moves, &mut self.next, &mut sorted) {
-                        if self.kind == Kind::Main && !see_ge(pos, m, 0) {
+                        if self.kind == Kind::Main && !pos.see_ge(m, 0) {
                             self.bad.push(m);
                             continue;
                         }
@@ -160,9 +155,9 @@ impl MovePicker {
                             && m != self.tt_move
                             && !self.refutations[..self.next - 1].contains(&m)
                             && !m.is_promotion()
-                            && !is_capture(pos, m)
+                            && !pos.is_capture(m)
                             && pos.is_legal_move(m)
-                            && !useless_non_promotion(pos, m);
+                            && !pos.is_useless_non_promotion(m);
                         if fresh {
                             return Some(m);
                         }
@@ -171,7 +166,7 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiet => {
                     let mut list = MoveList::new();
-                    movegen::quiet_moves(pos, &mut list);
+                    pos.quiet_moves(&mut list);
                     self.moves.clear();
                     for &m in list.iter() {
                         if m == self.tt_move || self.refutations.contains(&m) {
@@ -199,12 +194,12 @@ impl MovePicker {
                 }
                 Stage::GenerateEvasions => {
                     let mut list = MoveList::new();
-                    movegen::evasions(pos, &mut list);
+                    pos.evasions(&mut list);
                     for &m in list.iter() {
                         if m == self.tt_move {
                             continue;
                         }
-                        let s = if is_capture(pos, m) || m.is_promotion() {
+                        let s = if pos.is_capture(m) || m.is_promotion() {
                             (1 << 24) + tactical_score(pos, m)
                         } else {
                             quiet_score(pos, hist, ctx, m)
@@ -226,7 +221,7 @@ impl MovePicker {
         }
     }
 
-    fn score_tactical(&mut self, pos: &Position, hist: &Histories, list: &MoveList) {
+    fn score_tactical<G: Game>(&mut self, pos: &G, hist: &Histories, list: &MoveList) {
         self.moves.clear();
         for &m in list.iter() {
             if m == self.tt_move {
@@ -234,12 +229,7 @@ impl MovePicker {
             }
             let mut s = tactical_score(pos, m);
             if self.kind == Kind::Main {
-                let victim = pos.piece_on(m.to());
-                let vk = if !m.is_drop() && victim.is_some() {
-                    victim.kind().index()
-                } else {
-                    0
-                };
+                let vk = pos.captured_kind_index(m);
                 s += hist.capture(piece_to(pos, m), vk) / 16;
             }
             self.moves.push((m, s));
@@ -249,38 +239,15 @@ impl MovePicker {
 
 /// Most valuable victim first, cheapest attacker first among equals; promotions count too.
 #[inline]
-fn tactical_score(pos: &Position, m: Move) -> i32 {
-    let victim = pos.piece_on(m.to());
-    let v = if !m.is_drop() && victim.is_some() {
-        value(victim.kind())
-    } else {
-        0
-    };
-    v * 16 - value(pos.moved_piece(m).kind()) + if m.is_promotion() { 400 } else { 0 }
+fn tactical_score<G: Game>(pos: &G, m: Move) -> i32 {
+    pos.captured_value(m) * 16 - pos.moved_value(m) + if m.is_promotion() { 400 } else { 0 }
 }
 
 #[inline]
-fn quiet_score(pos: &Position, hist: &Histories, ctx: &OrderContext, m: Move) -> i32 {
+fn quiet_score<G: Game>(pos: &G, hist: &Histories, ctx: &OrderContext, m: Move) -> i32 {
     let pt = piece_to(pos, m);
     hist.butterfly(pos.side_to_move(), m)
         + hist.continuation(ctx.cont[0], pt)
         + hist.continuation(ctx.cont[1], pt)
         + hist.continuation(ctx.cont[2], pt) / 2
-}
-
-/// Killers come from sibling nodes and are checked for legality here; the search-mode generator
-/// leaves out non-promotions that are never better, and a killer must not bring them back.
-fn useless_non_promotion(pos: &Position, m: Move) -> bool {
-    use crate::shogi::PieceType;
-    if m.is_drop() || m.is_promotion() {
-        return false;
-    }
-    let us = pos.side_to_move();
-    let pt = pos.piece_on(m.from()).kind();
-    let zone = m.to().relative_rank(us) <= 2 || m.from().relative_rank(us) <= 2;
-    zone && match pt {
-        PieceType::Pawn | PieceType::Bishop | PieceType::Rook => true,
-        PieceType::Lance => m.to().relative_rank(us) == 1,
-        _ => false,
-    }
 }

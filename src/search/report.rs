@@ -9,7 +9,8 @@
 
 use super::tt::TranspositionTable;
 use super::{PvInfo, Report, SearchControl, SearchOptions};
-use crate::shogi::{Move, Position};
+use crate::game::Game;
+use crate::shogi::Move;
 use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -205,7 +206,7 @@ impl<'r> Reporter<'r> {
 
     /// `pv` as reported: cut before any move that cannot be played there (a GUI replays the
     /// line on its board), and in `ConsiderationMode` extended by the hash table's moves.
-    pub fn shown_pv(&self, pos: &Position, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
+    pub fn shown_pv<G: Game>(&self, pos: &G, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
         if self.policy.extend_from_tt {
             extend_from_tt(pos, pv, tt)
         } else {
@@ -215,11 +216,11 @@ impl<'r> Reporter<'r> {
 }
 
 /// The longest start of `pv` that can be played from `root`.
-fn legal_prefix(root: &Position, pv: &[Move]) -> Vec<Move> {
+fn legal_prefix<G: Game>(root: &G, pv: &[Move]) -> Vec<Move> {
     let mut pos = root.clone();
     let mut line = Vec::with_capacity(pv.len());
     for &m in pv {
-        if !pos.is_legal(m) {
+        if !pos.is_legal_move(m) {
             log::debug!("variation cut at {m}, not legal in {}", pos.to_sfen());
             break;
         }
@@ -231,7 +232,7 @@ fn legal_prefix(root: &Position, pv: &[Move]) -> Vec<Move> {
 
 /// `pv`, followed by the best moves the hash table holds for the positions after it, while
 /// they are legal and the line does not repeat a position.
-pub fn extend_from_tt(root: &Position, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
+pub fn extend_from_tt<G: Game>(root: &G, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
     let mut pos = root.clone();
     let mut seen = HashSet::new();
     seen.insert(pos.key());
@@ -249,7 +250,7 @@ pub fn extend_from_tt(root: &Position, pv: &[Move], tt: &TranspositionTable) -> 
             break;
         };
         let m = entry.mv;
-        if m.is_none() || !pos.is_legal(m) {
+        if m.is_none() || !pos.is_legal_move(m) {
             break;
         }
         pos.do_move(m);
@@ -266,6 +267,7 @@ mod tests {
     use super::*;
     use crate::search::tt::{Bound, TtEntry};
     use crate::search::{Score, ScoreBound};
+    use crate::shogi::Position;
 
     fn line(depth: u32, multipv: u32, first: &str) -> PvInfo {
         let pos = Position::startpos();

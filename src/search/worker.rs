@@ -1,14 +1,12 @@
 //! One search thread: principal-variation alpha-beta with quiescence, run by iterative deepening.
 
 use super::history::{Histories, PieceTo, stat_bonus};
-use super::mate1::mate_in_one;
-use super::movepick::{Kind, MovePicker, OrderContext, is_capture, piece_to};
-use super::see::{see_ge, value as see_value};
+use super::movepick::{Kind, MovePicker, OrderContext, piece_to};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{SearchControl, SearchOptions};
-use crate::eval::{EvalStack, Evaluator};
-use crate::shogi::{Color, Move, Position, Repetition};
+use crate::game::{EvalStack, Game};
+use crate::shogi::{Color, Move, Repetition};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -113,13 +111,16 @@ struct Frame {
     current: Move,
 }
 
-pub struct Worker<'a> {
-    pub pos: Position,
+/// Called with the worker, the depth and the window after an aspiration search failed high or low.
+pub type BoundReport<'r, 'a, G> = dyn FnMut(&Worker<'a, G>, i32, i32, i32) + 'r;
+
+pub struct Worker<'a, G: Game> {
+    pub pos: G,
     tt: &'a TranspositionTable,
     pub control: &'a SearchControl,
     opts: &'a SearchOptions,
     /// The evaluation's incremental state along the current line, one entry per ply.
-    eval: EvalStack,
+    eval: G::EvalStack,
     node_counters: &'a [AtomicU64],
     pub id: usize,
     hist: Box<Histories>,
@@ -139,10 +140,10 @@ pub struct Worker<'a> {
     pub best_move_changes: f64,
 }
 
-impl<'a> Worker<'a> {
+impl<'a, G: Game> Worker<'a, G> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
-        pos: Position,
+        pos: G,
         root_moves: Vec<RootMove>,
         tt: &'a TranspositionTable,
         control: &'a SearchControl,
@@ -150,15 +151,15 @@ impl<'a> Worker<'a> {
         node_counters: &'a [AtomicU64],
         id: usize,
         start: Instant,
-        evaluator: &Evaluator,
-    ) -> Worker<'a> {
+        evaluator: &G::Evaluator,
+    ) -> Worker<'a, G> {
         let mut reductions = vec![0; 256];
         for (i, r) in reductions.iter_mut().enumerate().skip(1) {
             *r = (20.0 * (i as f64).ln()) as i32;
         }
         let root_color = pos.side_to_move();
         let stack = vec![Frame::default(); MAX_PLY + 8];
-        let eval = EvalStack::new(evaluator, &pos, MAX_PLY + 8);
+        let eval = G::EvalStack::new(evaluator, &pos, MAX_PLY + 8);
         Worker {
             pos,
             tt,
@@ -265,7 +266,7 @@ impl<'a> Worker<'a> {
     pub fn aspiration(
         &mut self,
         depth: i32,
-        report: &mut dyn FnMut(&Worker, i32, i32, i32),
+        report: &mut BoundReport<'_, 'a, G>,
     ) -> bool {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = 18 + prev.abs() / 12;
@@ -423,7 +424,7 @@ impl<'a> Worker<'a> {
         if !root
             && !in_check
             && self.selectivity.mate_one
-            && let Some(m) = mate_in_one(&mut self.pos)
+            && let Some(m) = self.pos.mate_in_one()
         {
             let v = mate_in(ply + 1);
             self.tt.store(
@@ -523,7 +524,7 @@ impl<'a> Worker<'a> {
             if root && self.id == 0 {
                 self.control.note_root_move(m);
             }
-            let capture = is_capture(&self.pos, m);
+            let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);
 
@@ -544,13 +545,13 @@ impl<'a> Worker<'a> {
                         continue;
                     }
                     if self.selectivity.see_pruning
-                        && !see_ge(&self.pos, m, -25 * lmr_depth * lmr_depth)
+                        && !self.pos.see_ge(m, -25 * lmr_depth * lmr_depth)
                     {
                         continue;
                     }
                 } else if self.selectivity.see_pruning
                     && depth < 7
-                    && !see_ge(&self.pos, m, -90 * depth)
+                    && !self.pos.see_ge(m, -90 * depth)
                 {
                     continue;
                 }
@@ -560,7 +561,7 @@ impl<'a> Worker<'a> {
                 self.selectivity.check_extension
                     && gives_check
                     && (ply as i32) < 2 * self.completed_depth.max(4)
-                    && see_ge(&self.pos, m, 0),
+                    && self.pos.see_ge(m, 0),
             );
             let new_depth = depth - 1 + extension;
             let pt = piece_to(&self.pos, m);
@@ -691,8 +692,8 @@ impl<'a> Worker<'a> {
         let us = self.pos.side_to_move();
         let bonus = stat_bonus(depth);
         let best_pt = piece_to(&self.pos, best);
-        if is_capture(&self.pos, best) || best.is_promotion() {
-            let k = victim_kind(&self.pos, best);
+        if self.pos.is_capture(best) || best.is_promotion() {
+            let k = self.pos.captured_kind_index(best);
             self.hist.update_capture(best_pt, k, bonus);
         } else {
             let k = &mut self.stack[ply].killers;
@@ -716,7 +717,7 @@ impl<'a> Worker<'a> {
             }
         }
         for &c in captures {
-            let k = victim_kind(&self.pos, c);
+            let k = self.pos.captured_kind_index(c);
             self.hist.update_capture(piece_to(&self.pos, c), k, -bonus);
         }
     }
@@ -823,17 +824,13 @@ impl<'a> Worker<'a> {
             let gives_check = self.pos.gives_check(m);
             if !in_check {
                 if !gives_check && best_value > -MATE_IN_MAX_PLY {
-                    let victim = if is_capture(&self.pos, m) {
-                        see_value(self.pos.piece_on(m.to()).kind())
-                    } else {
-                        0
-                    };
+                    let victim = self.pos.captured_value(m);
                     let promo = if m.is_promotion() { 400 } else { 0 };
                     if static_eval + victim + promo + 150 <= alpha {
                         continue;
                     }
                 }
-                if !see_ge(&self.pos, m, 0) {
+                if !self.pos.see_ge(m, 0) {
                     continue;
                 }
             }
@@ -889,15 +886,5 @@ impl<'a> Worker<'a> {
             .iter()
             .map(|n| n.load(Ordering::Relaxed))
             .sum()
-    }
-}
-
-#[inline]
-fn victim_kind(pos: &Position, m: Move) -> usize {
-    let v = pos.piece_on(m.to());
-    if !m.is_drop() && v.is_some() {
-        v.kind().index()
-    } else {
-        0
     }
 }

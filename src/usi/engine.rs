@@ -38,9 +38,10 @@ use self::io::{Input, Out, read_commands};
 use self::options::Options;
 use self::worker::{Finished, MAX_PERFT_DEPTH, Task, WorkerMessage};
 use crate::eval::Evaluator;
+use crate::game::GamePosition;
 use crate::search::time::Clock;
 use crate::search::{Limits, Outcome, SearchControl, SearchOptions, Searcher};
-use crate::shogi::{Color, EnteringKingRule, Move, Position, legal_moves};
+use crate::shogi::{Color, EnteringKingRule, Move};
 use crate::usi::{
     BestMove, CheckmateAnswer, ClockTimes, Command, GoParams, MateLimit, PositionStart, Response,
 };
@@ -79,7 +80,7 @@ struct Engine {
     out: Out,
     options: Options,
     /// `None` until the first `position`.
-    position: Option<Position>,
+    position: Option<GamePosition>,
     /// Set by a rejected `position`, cleared by a valid one: the GUI's position is unknown.
     position_rejected: bool,
     /// `None` before the first `isready` or `go` (the table is allocated then, not at
@@ -104,7 +105,7 @@ struct Engine {
 /// A `go` as understood when it arrived: position, limits and options are fixed then.
 struct Job {
     id: u64,
-    pos: Position,
+    pos: GamePosition,
     kind: JobKind,
     /// Whether it would never end on its own; see [`JobKind::open_ended`].
     open_ended: bool,
@@ -169,7 +170,7 @@ struct Running {
     open_ended_after_ponderhit: bool,
     perft: bool,
     /// The searched position, to check the answer against before it is sent.
-    pos: Position,
+    pos: GamePosition,
     control: Control,
     rule: EnteringKingRule,
     movetime: Option<u64>,
@@ -304,12 +305,19 @@ impl Engine {
             Command::Quit => return Flow::Quit,
             Command::Eval => {
                 let pos = self.position_or_start();
-                for (part, value) in self.evaluator.explain(&pos) {
+                let Some(pos) = pos.as_standard() else {
+                    self.out.error(format!(
+                        "eval: the evaluation breakdown is for standard shogi, not {}",
+                        pos.variant().name()
+                    ));
+                    return Flow::Continue;
+                };
+                for (part, value) in self.evaluator.explain(pos) {
                     if part != "total" {
                         self.out.info_string(format!("eval {part} {value}"));
                     }
                 }
-                let cp = self.evaluator.evaluate(&pos);
+                let cp = self.evaluator.evaluate(pos);
                 self.out.info_string(format!(
                     "eval {cp} (side to move, {})",
                     self.evaluator.name()
@@ -424,22 +432,30 @@ impl Engine {
                 for note in notes {
                     self.out.info_string(note);
                 }
+                // Another game: the old position belongs to the old one.
+                if self.options.variant != before.variant {
+                    self.position = None;
+                    self.position_rejected = false;
+                }
                 self.book.option_set(&self.options, &self.out);
             }
             Err(e) => self.out.error(e),
         }
     }
 
-    fn position_or_start(&self) -> Position {
-        self.position.clone().unwrap_or_else(Position::startpos)
+    fn position_or_start(&self) -> GamePosition {
+        self.position
+            .clone()
+            .unwrap_or_else(|| GamePosition::startpos(self.options.variant))
     }
 
     /// Builds the new position aside. A bad SFEN or move keeps the old one for `d` and
     /// `eval`, but marks it as not the GUI's: `go` then refuses to search it.
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
+        let variant = self.options.variant;
         let mut pos = match &start {
-            PositionStart::StartPos => Position::startpos(),
-            PositionStart::Sfen(sfen) => match Position::from_sfen(sfen) {
+            PositionStart::StartPos => GamePosition::startpos(variant),
+            PositionStart::Sfen(sfen) => match GamePosition::from_sfen(variant, sfen) {
                 Ok(pos) => pos,
                 Err(e) => {
                     self.out
@@ -472,12 +488,12 @@ impl Engine {
         let received = std::time::Instant::now();
         let pos = match &self.position {
             Some(pos) => pos.clone(),
-            None if self.position_rejected => Position::startpos(),
+            None if self.position_rejected => GamePosition::startpos(self.options.variant),
             None => {
                 // Answering keeps a GUI that forgot `position` from waiting forever.
                 self.out
                     .error("go before any position: searching the start position");
-                Position::startpos()
+                GamePosition::startpos(self.options.variant)
             }
         };
         let kind = if self.position_rejected {
@@ -507,6 +523,15 @@ impl Engine {
                 depth: depth.min(MAX_PERFT_DEPTH),
             }
         } else if let Some(limit) = go.mate {
+            if pos.as_standard().is_none() {
+                self.out.error(format!(
+                    "go mate: the mate solver is for standard shogi, not {}",
+                    pos.variant().name()
+                ));
+                self.out
+                    .send(&Response::Checkmate(CheckmateAnswer::NotImplemented));
+                return;
+            }
             JobKind::Mate {
                 limit,
                 hash_mb: self.options.mate_hash_mb,
@@ -531,7 +556,8 @@ impl Engine {
         // task's answer, so then the search plays.
         if let JobKind::Search { limits, .. } = &kind
             && self.is_idle()
-            && let Some(best) = self.book.answer(&pos, limits, &self.options, &self.out)
+            && let Some(standard) = pos.as_standard()
+            && let Some(best) = self.book.answer(standard, limits, &self.options, &self.out)
         {
             self.out.send(&Response::BestMove(best));
             return;
@@ -572,7 +598,7 @@ impl Engine {
 
     /// The root moves to search, or all (empty) when any given one is not legal here: a
     /// list that does not fit the position was meant for another one.
-    fn searchmoves(&self, pos: &Position, texts: &[String]) -> Vec<Move> {
+    fn searchmoves(&self, pos: &GamePosition, texts: &[String]) -> Vec<Move> {
         let mut moves = Vec::new();
         let mut bad = Vec::new();
         for text in texts {
@@ -893,18 +919,18 @@ fn can_allocate(mb: usize) -> bool {
 /// The search's answer, checked: an illegal move or an unfounded win declaration would
 /// lose the game on the spot, so they are replaced by a legal move and reported.
 fn checked_bestmove(
-    pos: &Position,
+    pos: &GamePosition,
     outcome: Outcome,
     rule: EnteringKingRule,
     out: &Out,
 ) -> BestMove {
-    let legal = legal_moves(pos);
+    let legal = pos.legal_moves();
     match outcome {
         Outcome::Move { best, ponder } if legal.contains(&best) => {
             let ponder = ponder.filter(|&reply| {
                 let mut after = pos.clone();
                 after.do_move(best);
-                legal_moves(&after).contains(&reply)
+                after.legal_moves().contains(&reply)
             });
             BestMove::Move {
                 mv: best.to_string(),
@@ -922,8 +948,8 @@ fn checked_bestmove(
     }
 }
 
-fn fallback_move(pos: &Position) -> BestMove {
-    match legal_moves(pos).into_iter().next() {
+fn fallback_move(pos: &GamePosition) -> BestMove {
+    match pos.legal_moves().into_iter().next() {
         Some(m) => BestMove::Move {
             mv: m.to_string(),
             ponder: None,
@@ -967,7 +993,7 @@ mod tests {
     #[test]
     fn answers_are_checked_before_they_are_sent() {
         let (out, _) = (Out::new(Box::new(std::io::sink())), ());
-        let pos = Position::startpos();
+        let pos = GamePosition::Standard(crate::shogi::Position::startpos());
         let m = |text: &str| pos.parse_move(text).unwrap();
         let rule = EnteringKingRule::Csa27;
         let fine = Outcome::Move {

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::book::{BookOptions, Choice};
+use crate::game::Variant;
 use crate::search::SearchOptions;
 use crate::search::time::TimeOptions;
 use crate::shogi::EnteringKingRule;
@@ -42,6 +43,8 @@ pub struct Options {
     pub mate_hash_mb: usize,
     /// Evaluation file (network or linear weights); empty = the embedded network.
     pub eval_file: String,
+    /// The game `position startpos` and SFENs belong to.
+    pub variant: Variant,
 }
 
 /// What `setoption` may carry for one option, with its bounds.
@@ -283,7 +286,25 @@ fn specs() -> Vec<Spec> {
             kind: Kind::Filename(""),
             set: |o, v| o.eval_file = text(v),
         },
+        // The game. Fairy-Stockfish's GUIs send `UCI_Variant`; `USI_Variant` is the same
+        // option under the protocol's own prefix.
+        Spec {
+            name: "UCI_Variant",
+            kind: Kind::Combo(Variant::Standard.name(), &Variant::NAMES),
+            set: set_variant,
+        },
+        Spec {
+            name: "USI_Variant",
+            kind: Kind::Combo(Variant::Standard.name(), &Variant::NAMES),
+            set: set_variant,
+        },
     ]
+}
+
+fn set_variant(o: &mut Options, v: Value<'_>) {
+    if let Some(variant) = Variant::from_name(&text(v)) {
+        o.variant = variant;
+    }
 }
 
 impl Default for Options {
@@ -313,6 +334,7 @@ impl Default for Options {
             output_fail_lh_pv: true,
             mate_hash_mb: 1,
             eval_file: String::new(),
+            variant: Variant::Standard,
         };
         // The declared defaults are the starting values, by construction.
         for spec in specs() {

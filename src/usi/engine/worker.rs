@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use super::io::Out;
+use crate::game::{Game, GamePosition};
 use crate::search::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
-use crate::shogi::{Move, Position, legal_moves};
+use crate::shogi::{Move, Position};
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
 
 /// Deepest `go perft` served: depth 10 from the start position would run for days.
@@ -23,19 +24,19 @@ pub const MAX_PERFT_DEPTH: u32 = 9;
 #[allow(clippy::large_enum_variant)]
 pub enum Task {
     Search {
-        pos: Position,
+        pos: GamePosition,
         limits: Limits,
         opts: SearchOptions,
         searcher: Searcher,
     },
     Mate {
-        pos: Position,
+        pos: GamePosition,
         limit: MateLimit,
         hash_mb: usize,
         stop: Arc<AtomicBool>,
     },
     Perft {
-        pos: Position,
+        pos: GamePosition,
         depth: u32,
         stop: Arc<AtomicBool>,
     },
@@ -93,8 +94,8 @@ fn run(task: Task, out: &Out) -> Finished {
                 move |report: Report| report_out.send(&report_line(report, show_multipv));
             // A search bug must cost one move, not the engine: the GUI still gets a
             // `bestmove` and the next `go` gets a fresh searcher.
-            let outcome = catch_unwind(AssertUnwindSafe(|| {
-                searcher.think(&pos, &limits, &opts, &mut report)
+            let outcome = catch_unwind(AssertUnwindSafe(|| match &pos {
+                GamePosition::Standard(p) => searcher.think(p, &limits, &opts, &mut report),
             }));
             match outcome {
                 Ok(outcome) => Finished::Search {
@@ -108,13 +109,13 @@ fn run(task: Task, out: &Out) -> Finished {
             }
         }
         Task::Mate {
-            mut pos,
+            pos,
             limit,
             hash_mb,
             stop,
         } => {
-            let answer = catch_unwind(AssertUnwindSafe(|| {
-                solve_mate(&mut pos, limit, hash_mb, &stop, out)
+            let answer = catch_unwind(AssertUnwindSafe(|| match pos {
+                GamePosition::Standard(mut p) => solve_mate(&mut p, limit, hash_mb, &stop, out),
             }));
             Finished::Mate(answer.ok())
         }
@@ -125,7 +126,10 @@ fn run(task: Task, out: &Out) -> Finished {
         } => {
             // Perft has no failure mode besides a rules bug, which would be worth a crash
             // report; still, the engine must survive it.
-            if catch_unwind(AssertUnwindSafe(|| perft(&mut pos, depth, &stop, out))).is_err() {
+            let counted = catch_unwind(AssertUnwindSafe(|| match &mut pos {
+                GamePosition::Standard(p) => perft(p, depth, &stop, out),
+            }));
+            if counted.is_err() {
                 out.error("perft failed");
             }
             Finished::Perft
@@ -250,10 +254,10 @@ fn pv_line(info: &PvInfo, show_multipv: bool) -> Response {
 /// `go perft`: one `<move>: <count>` line per root move as it completes, then the total,
 /// exactly as `kirin perft` prints them. Checks `stop` at every node, so even depth 9 ends
 /// promptly when asked.
-pub fn perft(pos: &mut Position, depth: u32, stop: &AtomicBool, out: &Out) {
+pub fn perft<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool, out: &Out) {
     let mut total = 0;
     if depth > 0 {
-        for m in legal_moves(pos) {
+        for m in pos.legal_moves() {
             pos.do_move(m);
             let count = count_leaves(pos, depth - 1, stop);
             pos.undo_move();
@@ -269,14 +273,14 @@ pub fn perft(pos: &mut Position, depth: u32, stop: &AtomicBool, out: &Out) {
 }
 
 /// `shogi::perft::perft`, but giving up (`None`) once `stop` is set.
-fn count_leaves(pos: &mut Position, depth: u32, stop: &AtomicBool) -> Option<u64> {
+fn count_leaves<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
     if stop.load(Ordering::Relaxed) {
         return None;
     }
     if depth == 0 {
         return Some(1);
     }
-    let moves = legal_moves(pos);
+    let moves = pos.legal_moves();
     if depth == 1 {
         return Some(moves.len() as u64);
     }

@@ -1,0 +1,90 @@
+//! The interface between the search and a game: what the search asks of a position (keys,
+//! moves, make/unmake, draw and win rules, exchange values) and of its evaluation.
+//!
+//! Each game (standard shogi, yari shogi) implements [`Game`] on its position type, and the
+//! search is generic over it, so every game gets the same alpha-beta, move ordering, hash table
+//! and time management, and each is compiled on its own: standard shogi pays nothing for the
+//! others.
+//!
+//! Moves are the 16-bit [`Move`] of standard shogi for every game that fits it: its squares are
+//! those of a 9x9 board, and yari shogi's 7x9 board is the 9x9 board's files 1-7. A board that
+//! does not fit (dai shogi, 15x15) will make the move an associated type of this trait.
+
+use crate::shogi::{Color, EnteringKingRule, Move, MoveList, Repetition};
+
+/// A game position as the search sees it. Every method may assume the position is legal;
+/// `is_legal_move` must accept any 16-bit value, since hash-table moves can be stale.
+pub trait Game: Clone + Send + Sync + 'static {
+    /// What the searcher owns and lends to every search thread (weights, a network).
+    type Evaluator: Clone + Send + Sync + 'static;
+    /// One search thread's incremental evaluation state along its current line.
+    type EvalStack: EvalStack<Self>;
+
+    fn side_to_move(&self) -> Color;
+    /// Key of the whole position (board, side to move, hands) for the hash table.
+    fn key(&self) -> u64;
+    fn in_check(&self) -> bool;
+    /// The SFEN move number, which time management and move limits count.
+    fn game_ply(&self) -> u32;
+    /// `Move::NONE` after a null move or at the root.
+    fn last_move(&self) -> Move;
+    fn to_sfen(&self) -> String;
+
+    fn do_move(&mut self, m: Move);
+    fn do_move_with_check(&mut self, m: Move, gives_check: bool);
+    fn undo_move(&mut self);
+    fn do_null_move(&mut self);
+    fn undo_null_move(&mut self);
+
+    fn gives_check(&self, m: Move) -> bool;
+    fn is_legal_move(&self, m: Move) -> bool;
+    /// Every legal move, as perft counts them.
+    fn legal_moves(&self) -> MoveList;
+    /// Legal moves for the search, which may leave out non-promotions that are never better.
+    fn search_moves(&self, list: &mut MoveList);
+    /// Captures and promotions (search mode).
+    fn tactical_moves(&self, list: &mut MoveList);
+    /// Everything `tactical_moves` leaves out (search mode).
+    fn quiet_moves(&self, list: &mut MoveList);
+    /// Every search-mode reply to a check.
+    fn evasions(&self, list: &mut MoveList);
+    /// A legal move that search mode leaves out (a killer from a sibling must not bring it back).
+    fn is_useless_non_promotion(&self, m: Move) -> bool;
+
+    fn is_capture(&self, m: Move) -> bool;
+    /// The moving piece as an index below 32, for history tables.
+    fn moved_piece_index(&self, m: Move) -> usize;
+    /// The captured piece's kind as an index below 16, 0 when nothing is captured.
+    fn captured_kind_index(&self, m: Move) -> usize;
+    /// Exchange value of the captured piece (0 for none), in evaluation units.
+    fn captured_value(&self, m: Move) -> i32;
+    /// Exchange value of the moving (or dropped) piece.
+    fn moved_value(&self, m: Move) -> i32;
+    /// Whether the static exchange on `m`'s square gains at least `threshold`.
+    fn see_ge(&self, m: Move, threshold: i32) -> bool;
+
+    /// The game's repetition rules, looking back at most `max_plies`.
+    fn repetition(&self, max_plies: usize) -> Repetition;
+    /// Whether the side to move may declare a win now (standard shogi's entering-king rule).
+    fn can_declare_win(&self, rule: EnteringKingRule) -> bool;
+    /// Under a try rule, the move that wins at once.
+    fn try_move(&self, rule: EnteringKingRule) -> Option<Move>;
+    /// A mate in one, when the game has a fast test for it; `None` means none was found.
+    fn mate_in_one(&mut self) -> Option<Move>;
+}
+
+/// The evaluation's incremental state along one line: entry `ply` belongs to the position at
+/// that ply.
+pub trait EvalStack<G: Game>: Send + Sized {
+    /// A stack for lines of up to `plies` plies from `root`.
+    fn new(evaluator: &G::Evaluator, root: &G, plies: usize) -> Self;
+    /// After a move (or a null move) from the position at `ply`: makes entry `ply + 1` for `pos`.
+    fn push(&mut self, ply: usize, pos: &G);
+    /// The evaluation of `pos`, the position at `ply`, from the side to move's point of view.
+    fn evaluate(&self, ply: usize, pos: &G) -> i32;
+}
+
+mod standard;
+mod variant;
+
+pub use variant::{GamePosition, Variant};

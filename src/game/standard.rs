@@ -1,0 +1,173 @@
+//! Standard shogi behind the game interface: every method forwards to the rules core and the
+//! evaluation, and is inlined into the search.
+
+use super::{EvalStack, Game};
+use crate::eval::{self, Evaluator};
+use crate::shogi::see::{see_ge, value};
+use crate::shogi::{
+    Color, EnteringKingRule, Move, MoveList, PieceType, Position, Repetition, legal_moves, mate1,
+    movegen,
+};
+
+impl Game for Position {
+    type Evaluator = Evaluator;
+    type EvalStack = eval::EvalStack;
+
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        Position::side_to_move(self)
+    }
+    #[inline]
+    fn key(&self) -> u64 {
+        Position::key(self)
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+    #[inline]
+    fn game_ply(&self) -> u32 {
+        Position::game_ply(self)
+    }
+    #[inline]
+    fn last_move(&self) -> Move {
+        Position::last_move(self)
+    }
+    fn to_sfen(&self) -> String {
+        Position::to_sfen(self)
+    }
+
+    #[inline]
+    fn do_move(&mut self, m: Move) {
+        Position::do_move(self, m)
+    }
+    #[inline]
+    fn do_move_with_check(&mut self, m: Move, gives_check: bool) {
+        Position::do_move_with_check(self, m, gives_check)
+    }
+    #[inline]
+    fn undo_move(&mut self) {
+        Position::undo_move(self)
+    }
+    #[inline]
+    fn do_null_move(&mut self) {
+        Position::do_null_move(self)
+    }
+    #[inline]
+    fn undo_null_move(&mut self) {
+        Position::undo_null_move(self)
+    }
+
+    #[inline]
+    fn gives_check(&self, m: Move) -> bool {
+        Position::gives_check(self, m)
+    }
+    #[inline]
+    fn is_legal_move(&self, m: Move) -> bool {
+        Position::is_legal_move(self, m)
+    }
+    fn legal_moves(&self) -> MoveList {
+        legal_moves(self)
+    }
+    #[inline]
+    fn search_moves(&self, list: &mut MoveList) {
+        movegen::search_moves(self, list)
+    }
+    #[inline]
+    fn tactical_moves(&self, list: &mut MoveList) {
+        movegen::tactical_moves(self, list)
+    }
+    #[inline]
+    fn quiet_moves(&self, list: &mut MoveList) {
+        movegen::quiet_moves(self, list)
+    }
+    #[inline]
+    fn evasions(&self, list: &mut MoveList) {
+        movegen::evasions(self, list)
+    }
+
+    /// Pawn, bishop and rook moves that could promote and do not, and a lance to the second
+    /// rank: the search-mode generator leaves them out.
+    fn is_useless_non_promotion(&self, m: Move) -> bool {
+        if m.is_drop() || m.is_promotion() {
+            return false;
+        }
+        let us = Position::side_to_move(self);
+        let pt = self.piece_on(m.from()).kind();
+        let zone = m.to().relative_rank(us) <= 2 || m.from().relative_rank(us) <= 2;
+        zone && match pt {
+            PieceType::Pawn | PieceType::Bishop | PieceType::Rook => true,
+            PieceType::Lance => m.to().relative_rank(us) == 1,
+            _ => false,
+        }
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop() && self.piece_on(m.to()).is_some()
+    }
+    #[inline]
+    fn moved_piece_index(&self, m: Move) -> usize {
+        self.moved_piece(m).index()
+    }
+    #[inline]
+    fn captured_kind_index(&self, m: Move) -> usize {
+        let v = self.piece_on(m.to());
+        if !m.is_drop() && v.is_some() {
+            v.kind().index()
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn captured_value(&self, m: Move) -> i32 {
+        let v = self.piece_on(m.to());
+        if !m.is_drop() && v.is_some() {
+            value(v.kind())
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn moved_value(&self, m: Move) -> i32 {
+        value(self.moved_piece(m).kind())
+    }
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        see_ge(self, m, threshold)
+    }
+
+    #[inline]
+    fn repetition(&self, max_plies: usize) -> Repetition {
+        Position::repetition(self, max_plies)
+    }
+    #[inline]
+    fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
+        Position::can_declare_win(self, rule)
+    }
+    fn try_move(&self, rule: EnteringKingRule) -> Option<Move> {
+        if rule == EnteringKingRule::Try {
+            Position::try_move(self)
+        } else {
+            None
+        }
+    }
+    #[inline]
+    fn mate_in_one(&mut self) -> Option<Move> {
+        mate1::mate_in_one(self)
+    }
+}
+
+impl EvalStack<Position> for eval::EvalStack {
+    fn new(evaluator: &Evaluator, root: &Position, plies: usize) -> Self {
+        eval::EvalStack::new(evaluator, root, plies)
+    }
+    #[inline]
+    fn push(&mut self, ply: usize, pos: &Position) {
+        eval::EvalStack::push(self, ply, pos)
+    }
+    #[inline]
+    fn evaluate(&self, ply: usize, pos: &Position) -> i32 {
+        eval::EvalStack::evaluate(self, ply, pos)
+    }
+}
