@@ -399,6 +399,15 @@ fn sfen_errors_are_one_line() {
         "3k3/7/3P3/7/3P3/7/7/7/3K3 b - 1",
         "3k3/3R3/7/7/7/7/7/7/3K3 b - 1",
         "3kk2/7/7/7/7/7/7/7/3K3 b - 1",
+        "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b 99999999999P 1",
+        "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b 15P 1",
+        "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 99999999999999",
+        "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b 2 1",
+        "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b K 1",
+        "rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNN\u{e9} b - 1",
+        "+/+/+/+/+/+/+/+/+ b - 1",
+        "3k3/7/7/7/7/7/7/7/3K3+ b - 1",
+        "3k3/7/7/7/7/7/7/7/3K3 b RRRRR 1",
     ];
     for s in bad {
         let e = Position::from_sfen(s).expect_err(s).to_string();

@@ -5,8 +5,9 @@ Python library, independent code used only through its Python API).
 Usage:
     yari_oracle.py SEED POSITIONS
 
-Plays random games until at least POSITIONS positions have been listed: games from the start
-position, and games from random legal setups (pieces scattered over board and hands). Prints,
+Plays random games until at least POSITIONS positions have been listed: a few games from fixed
+setups (SPECIAL), then games from the start position and from random legal setups (pieces
+scattered over board and hands). Prints,
 tab-separated:
 
     game  <start-sfen>  <in-check 0|1>
@@ -34,6 +35,13 @@ except ImportError as e:  # the Rust test turns this exit status into a failure
     sys.exit(3)
 
 VARIANT = "yarishogi"
+# Setups played before the random games: the perft table's middle-game and drop positions, and a
+# pawn-drop mate (P*1b), legal in yari shogi unlike in standard shogi.
+SPECIAL = [
+    "rn1k1br/7/p1pp+Bp1/1p3P1/7/2P1+p2/PP1P2P/1+R5/R2K1N1 b BNPbnp 1",
+    "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1",
+    "6k/7/4N+P1/7/7/7/7/7/3K3 b P 1",
+]
 FILES = 7
 RANKS = 9
 
@@ -181,6 +189,8 @@ def main():
     out = []
     positions = 0
     game = 0
+    for sfen in SPECIAL:
+        positions += play(rng, sfen, 20, out)
     while positions < target:
         game += 1
         if game % 2 == 0:
