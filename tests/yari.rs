@@ -92,7 +92,7 @@ fn perft_startpos_6() {
 }
 
 #[test]
-#[ignore = "about a minute in the fast profile"]
+#[ignore = "about 30 s in the fast profile"]
 fn perft_startpos_7() {
     check_row("startpos", 7);
 }
