@@ -15,3 +15,4 @@ pub mod search;
 pub mod shogi;
 pub mod tune;
 pub mod usi;
+pub mod yari;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the match harness needs: the opponents (Debian packages gpsshogi and
 # fairy-stockfish, /usr/games/gpsusi and /usr/games/fairy-stockfish) and a Python virtual
-# environment at the repo root (.venv) with cshogi, shogiarena and pytest.
+# environment at the repo root (.venv) with cshogi, shogiarena, pytest and pyffish (Fairy-Stockfish's
+# rules as a library, the reference for yari shogi's moves in tests/yari.rs).
 # Idempotent: skips what is already there.  Usage: bash tuning/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -20,6 +21,6 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest
-.venv/bin/python -c "import cshogi, shogiarena; print('cshogi', cshogi.__name__, 'and shogiarena importable')"
+.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest pyffish
+.venv/bin/python -c "import cshogi, shogiarena, pyffish; print('cshogi, shogiarena and pyffish importable')"
 echo "ready: .venv/bin/python tuning/match.py --help" >&2
