@@ -16,6 +16,9 @@ fn yari_engine() -> Engine {
     engine.send("setoption name UCI_Variant value yarishogi");
     let noise = engine.sync();
     assert!(errors(&noise).is_empty(), "{noise:?}");
+    // One line says what of standard shogi does not carry over.
+    assert_eq!(noise.len(), 1, "{noise:?}");
+    assert!(noise[0].contains("opening book"), "{noise:?}");
     engine
 }
 
