@@ -261,11 +261,6 @@ impl Searcher {
         self.tt.clear();
     }
 
-    /// The handle through which `stop` and `ponderhit` reach a running `think`.
-    pub fn control(&self) -> Arc<SearchControl> {
-        Arc::clone(&self.control)
-    }
-
     /// Starts a fresh control block for the next `think`. Call it before handing the search to
     /// its thread: signals sent to the returned handle from then on reach that search, however
     /// early they come. `pondering` is true for `go ponder` and `go infinite`.

@@ -103,8 +103,6 @@ impl TranspositionTable {
         (((key as u128) * (self.buckets as u128)) >> 64) as usize * BUCKET
     }
 
-    pub fn prefetch(&self, _key: u64) {}
-
     #[inline]
     pub fn probe(&self, key: u64) -> Option<TtEntry> {
         let b = self.bucket(key);

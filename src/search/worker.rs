@@ -67,32 +67,6 @@ fn cuts_off(e: TtEntry, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
         }
 }
 
-/// Switches for each selective technique, so each can be measured alone.
-#[derive(Clone, Copy, Debug)]
-pub struct Selectivity {
-    pub null_move: bool,
-    pub lmr: bool,
-    pub futility: bool,
-    pub see_pruning: bool,
-    pub razoring: bool,
-    pub check_extension: bool,
-    pub mate_one: bool,
-}
-
-impl Default for Selectivity {
-    fn default() -> Self {
-        Selectivity {
-            null_move: true,
-            lmr: true,
-            futility: true,
-            see_pruning: true,
-            razoring: true,
-            check_extension: true,
-            mate_one: true,
-        }
-    }
-}
-
 #[derive(Clone, Debug)]
 pub struct RootMove {
     pub mv: Move,
@@ -132,7 +106,6 @@ pub struct Worker<'a, G: Game> {
     pub nodes: u64,
     root_color: Color,
     reductions: Vec<i32>,
-    pub selectivity: Selectivity,
     // Main thread only: limits and the clock.
     pub time: Option<TimeManager>,
     pub node_limit: u64,
@@ -177,7 +150,6 @@ impl<'a, G: Game> Worker<'a, G> {
             nodes: 0,
             root_color,
             reductions,
-            selectivity: Selectivity::default(),
             time: None,
             node_limit: 0,
             start,
@@ -419,7 +391,6 @@ impl<'a, G: Game> Worker<'a, G> {
 
         if !root
             && !in_check
-            && self.selectivity.mate_one
             && let Some(m) = self.pos.mate_in_one()
         {
             let v = mate_in(ply + 1);
@@ -441,22 +412,20 @@ impl<'a, G: Game> Worker<'a, G> {
         }
 
         if !PV && !in_check {
-            if self.selectivity.razoring && depth <= 2 && eval + 350 + 250 * depth < alpha {
+            if depth <= 2 && eval + 350 + 250 * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
                 if v < alpha {
                     return v;
                 }
             }
-            if self.selectivity.futility
-                && depth < 8
+            if depth < 8
                 && eval - 110 * (depth - i32::from(improving)) >= beta
                 && eval < MATE_IN_MAX_PLY
             {
                 return eval;
             }
             let last = self.pos.last_move();
-            if self.selectivity.null_move
-                && depth >= 2
+            if depth >= 2
                 && eval >= beta
                 && static_eval >= beta - 20 * depth + 160
                 && !last.is_none()
@@ -527,35 +496,22 @@ impl<'a, G: Game> Worker<'a, G> {
             if !root && best_value > -MATE_IN_MAX_PLY {
                 let lmr_depth = (depth - 1 - self.reduction(improving, depth, move_count)).max(0);
                 if quiet && !gives_check {
-                    if self.selectivity.futility
-                        && move_count
-                            >= (3 + (depth * depth) as usize) / (2 - usize::from(improving))
-                    {
+                    if move_count >= (3 + (depth * depth) as usize) / (2 - usize::from(improving)) {
                         continue;
                     }
-                    if self.selectivity.futility
-                        && !in_check
-                        && lmr_depth < 7
-                        && static_eval + 140 + 110 * lmr_depth <= alpha
-                    {
+                    if !in_check && lmr_depth < 7 && static_eval + 140 + 110 * lmr_depth <= alpha {
                         continue;
                     }
-                    if self.selectivity.see_pruning
-                        && !self.pos.see_ge(m, -25 * lmr_depth * lmr_depth)
-                    {
+                    if !self.pos.see_ge(m, -25 * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if self.selectivity.see_pruning
-                    && depth < 7
-                    && !self.pos.see_ge(m, -90 * depth)
-                {
+                } else if depth < 7 && !self.pos.see_ge(m, -90 * depth) {
                     continue;
                 }
             }
 
             let extension = i32::from(
-                self.selectivity.check_extension
-                    && gives_check
+                gives_check
                     && (ply as i32) < 2 * self.completed_depth.max(4)
                     && self.pos.see_ge(m, 0),
             );
@@ -567,11 +523,7 @@ impl<'a, G: Game> Worker<'a, G> {
             self.make_move(m, gives_check, ply);
 
             let mut value;
-            if self.selectivity.lmr
-                && depth >= 2
-                && move_count > 1 + usize::from(root)
-                && (quiet || cut_node)
-            {
+            if depth >= 2 && move_count > 1 + usize::from(root) && (quiet || cut_node) {
                 let mut r = self.reduction(improving, depth, move_count);
                 if !PV {
                     r += 1;

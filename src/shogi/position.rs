@@ -129,10 +129,6 @@ impl Position {
         &self.states[self.states.len() - 1]
     }
 
-    pub fn state_info(&self) -> &StateInfo {
-        self.state()
-    }
-
     /// Previous states, oldest first, the current one last.
     pub fn history(&self) -> &[StateInfo] {
         &self.states
