@@ -1,0 +1,83 @@
+"""Tests of the yari shogi referee (tuning/yari_match.py): the adjudication against pyffish's
+rules on hand-made sequences, move checking, the impasse judgement and the engine specs.
+The full pipeline (two Fairy-Stockfish games) is `yari_match.py --selftest`."""
+
+import random
+import sys
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import yari_match as Y  # noqa: E402
+
+
+class Rules(unittest.TestCase):
+    def test_repetition_and_perpetual_check(self):
+        self.assertEqual(Y.rule_checks(), [])
+
+    def test_moves_checked_in_usi_text(self):
+        g = Y.YariGame()
+        self.assertEqual(g.turn, Y.BLACK)
+        for bad in ("7g7e", "7i7j", "P*5e", "8g8f", "7g7f+", "", "resign"):
+            self.assertFalse(g.push(bad), bad)
+        self.assertTrue(g.push("7g7f"))
+        self.assertEqual(g.turn, Y.WHITE)
+        self.assertEqual(g.ff_moves, ["a3a4"])  # pyffish: file a = shogi file 7, rank 1 = rank i
+        self.assertTrue(g.push("1c1d"))
+        self.assertEqual(g.position_command(),
+                         "position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 1c1d")
+
+    def test_mate_ends_the_game(self):
+        # Black drops a pawn on 1b: mate (pawn-drop mate is legal in yari shogi).
+        g = Y.YariGame(start_fen=Y.sfen_to_fen("6k/7/4N+P1/7/7/7/7/7/3K3 b P 1"))
+        self.assertIsNone(g.adjudicate())
+        self.assertTrue(g.push("P*1b"))
+        self.assertEqual(g.adjudicate(), (Y.BLACK, "checkmate"))
+
+    def test_max_plies(self):
+        g = Y.YariGame(max_plies=2)
+        g.push("7g7f")
+        self.assertIsNone(g.adjudicate())
+        g.push("1c1d")
+        self.assertEqual(g.adjudicate(), (None, "max plies"))
+
+    def test_impasse(self):
+        start = Y.YariGame()
+        self.assertEqual(start.impasse(Y.BLACK), (Y.WHITE, "false declaration"))  # kings at home
+        # Both kings entered; Black 4 rooks + 4 bishops (40) + pawns, White only pawns.
+        both = Y.YariGame(start_fen=Y.sfen_to_fen("3K3/7/7/7/7/7/7/7/3k3 b 4R4B2Pp 1"))
+        self.assertEqual(both.impasse(Y.BLACK), (Y.BLACK, "impasse"))
+        self.assertEqual(both.impasse(Y.WHITE), (Y.BLACK, "false declaration"))
+        even = Y.YariGame(start_fen=Y.sfen_to_fen("3K3/7/7/7/7/7/7/7/3k3 b 2R2B6P2r2b6p 1"))
+        self.assertEqual(even.impasse(Y.WHITE), (None, "impasse"))
+
+    def test_random_openings_seeded_and_legal(self):
+        a = [Y.random_opening(random.Random(7), 6) for _ in range(3)]
+        b = [Y.random_opening(random.Random(7), 6) for _ in range(3)]
+        self.assertEqual(a, b)
+        for o in a:
+            self.assertEqual(len(o), 6)
+            self.assertIsNone(Y.replay_ok({"moves": o}))
+        self.assertIsNotNone(Y.replay_ok({"moves": ["7g7f", "7g7f"]}))
+
+
+class Specs(unittest.TestCase):
+    def test_fairy_preset(self):
+        spec, go = Y.parse_engine("fairy", 200)
+        self.assertEqual(spec.cmd[:2], ["node", "--no-experimental-fetch"])
+        self.assertTrue(spec.cmd[2].endswith("fairy-stockfish-nnue.wasm/uci.js"))
+        self.assertEqual((go, spec.margin_ms, spec.name), ("movetime", Y.FAIRY_MARGIN_MS, "fairy"))
+        self.assertNotIn("UCI_Variant", spec.options)
+
+    def test_keys(self):
+        spec, go = Y.parse_engine("/bin/kirin,name=k2,go=movetime,opt.Hash=64,margin=50", 200)
+        self.assertEqual((spec.name, go, spec.margin_ms, spec.options["Hash"]), ("k2", "movetime", 50, "64"))
+        spec, go = Y.parse_engine("kirin", 200)
+        self.assertEqual((go, spec.margin_ms), ("byoyomi", 200))
+        with self.assertRaises(SystemExit):
+            Y.parse_engine("kirin,go=depth", 200)
+
+
+if __name__ == "__main__":
+    unittest.main()
