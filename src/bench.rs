@@ -2,8 +2,12 @@
 //! node count is deterministic, so it is the search's signature: any change to search or
 //! evaluation that changes it changes behaviour.
 
+use crate::eval::Evaluator;
+use crate::eval::yari::YariWeights;
+use crate::game::Game;
 use crate::search::{Limits, Outcome, Report, SearchOptions, Searcher};
 use crate::shogi::Position;
+use crate::yari;
 use std::time::{Duration, Instant};
 
 /// Openings, middlegames, a handicap game, an endgame with many pieces in hand, and an
@@ -43,14 +47,56 @@ pub const POSITIONS: [(&str, &str); 8] = [
     ),
 ];
 
+/// Yari shogi: the start, an opening, and the two middlegames of the perft table (one with
+/// promoted pieces of every kind, one with drops that mate).
+pub const YARI_POSITIONS: [(&str, &str); 4] = [
+    ("startpos", yari::START_SFEN),
+    (
+        "opening",
+        "rnnkb1r/5b1/pppp1pp/4p2/7/2P4/PP1PPPP/3B3/R1BKNNR b - 5",
+    ),
+    (
+        "mixed",
+        "rn1k1br/7/p1pp+Bp1/1p3P1/7/2P1+p2/PP1P2P/1+R5/R2K1N1 b BNPbnp 1",
+    ),
+    ("drops", "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1"),
+];
+
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
 }
 
-/// Searches every bench position to `depth` with a cleared table; prints one line per position
-/// to stderr and returns the totals.
+/// Searches every standard bench position to `depth` with a cleared table; prints one line per
+/// position to stderr and returns the totals.
 pub fn run(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+    let positions = POSITIONS.iter().filter_map(|&(name, sfen)| {
+        Position::from_sfen(sfen)
+            .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
+            .ok()
+            .map(|p| (name, p))
+    });
+    run_game(positions, &Evaluator::default(), depth, threads, hash_mb)
+}
+
+/// The same for yari shogi's bench positions.
+pub fn run_yari(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+    let positions = YARI_POSITIONS.iter().filter_map(|&(name, sfen)| {
+        yari::Position::from_sfen(sfen)
+            .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
+            .ok()
+            .map(|p| (name, p))
+    });
+    run_game(positions, &YariWeights::embedded(), depth, threads, hash_mb)
+}
+
+fn run_game<G: Game>(
+    positions: impl Iterator<Item = (&'static str, G)>,
+    evaluator: &G::Evaluator,
+    depth: u32,
+    threads: usize,
+    hash_mb: usize,
+) -> BenchResult {
     let mut searcher = Searcher::new(hash_mb);
     let opts = SearchOptions {
         threads,
@@ -62,16 +108,12 @@ pub fn run(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
     };
     let mut total = 0u64;
     let start = Instant::now();
-    for (name, sfen) in POSITIONS {
-        let Ok(pos) = Position::from_sfen(sfen) else {
-            eprintln!("{name}: bad sfen");
-            continue;
-        };
+    for (name, pos) in positions {
         searcher.new_game();
         let mut last_nodes = 0;
         let mut last_line = String::new();
         let t = Instant::now();
-        let outcome = searcher.think(&pos, &limits, &opts, &mut |r| {
+        let outcome = searcher.think_game(&pos, evaluator, &limits, &opts, &mut |r| {
             if let Report::Pv(info) = r {
                 last_nodes = info.nodes;
                 last_line = format!(

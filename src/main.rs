@@ -1,5 +1,6 @@
 //! `kirin`: the USI engine by default, developer tools as subcommands.
 
+use kirin::game::Variant;
 use kirin::shogi::{Position, perft};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -7,10 +8,12 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage:
   kirin                        speak USI on stdin/stdout (what GUIs run)
-  kirin perft <depth> [<sfen>] count leaf nodes, per root move
-  kirin bench [<depth> [<threads>]]
+  kirin perft [--variant V] <depth> [<sfen>]
+                               count leaf nodes, per root move
+  kirin bench [--variant V] [<depth> [<threads>]]
                                search the bench positions (default depth 13, 1 thread);
                                with one thread the node count is the search's signature
+                               (V: shogi, the default, or yari/yarishogi)
   kirin bench perft            perft speed on two reference positions
   kirin eval [<sfen>]          static evaluation (start position by default)
   kirin analyze [OPTIONS] PATH...
@@ -32,9 +35,15 @@ fn main() -> ExitCode {
             kirin::usi::engine::run_stdio();
             ExitCode::SUCCESS
         }
-        ["perft", rest @ ..] => perft_command(rest),
+        ["perft", rest @ ..] => match variant_arg(rest) {
+            Ok((variant, rest)) => perft_command(variant, rest),
+            Err(e) => usage_error(&e),
+        },
         ["bench", "perft"] => bench_perft(),
-        ["bench", rest @ ..] => bench_search(rest),
+        ["bench", rest @ ..] => match variant_arg(rest) {
+            Ok((variant, rest)) => bench_search(variant, rest),
+            Err(e) => usage_error(&e),
+        },
         ["eval", sfen @ ..] => eval_command(sfen),
         ["analyze", rest @ ..] => kirin::analyze::main(rest),
         ["book", "help" | "--help" | "-h"] => {
@@ -50,7 +59,29 @@ fn main() -> ExitCode {
     }
 }
 
-fn bench_search(args: &[&str]) -> ExitCode {
+/// A leading `--variant NAME` (`yari` is short for `yarishogi`), and the arguments after it.
+fn variant_arg<'a, 'b>(args: &'a [&'b str]) -> Result<(Variant, &'a [&'b str]), String> {
+    match args {
+        ["--variant", name, rest @ ..] => {
+            let name = if name.eq_ignore_ascii_case("yari") {
+                "yarishogi"
+            } else {
+                name
+            };
+            match Variant::from_name(name) {
+                Some(v) => Ok((v, rest)),
+                None => Err(format!(
+                    "unknown variant `{name}` (known: {})",
+                    Variant::NAMES.join(", ")
+                )),
+            }
+        }
+        ["--variant"] => Err("--variant needs a name".into()),
+        rest => Ok((Variant::Standard, rest)),
+    }
+}
+
+fn bench_search(variant: Variant, args: &[&str]) -> ExitCode {
     let number = |i: usize, default: usize| match args.get(i) {
         None => Ok(default),
         Some(s) => s.parse::<usize>().map_err(|_| format!("not a number: {s}")),
@@ -60,7 +91,11 @@ fn bench_search(args: &[&str]) -> ExitCode {
         (Err(e), _) | (_, Err(e)) => return usage_error(&e),
         _ => return usage_error("depth and threads must be at least 1"),
     };
-    let r = kirin::bench::run(depth.min(64) as u32, threads.min(256), 64);
+    let (depth, threads) = (depth.min(64) as u32, threads.min(256));
+    let r = match variant {
+        Variant::Standard => kirin::bench::run(depth, threads, 64),
+        Variant::Yari => kirin::bench::run_yari(depth, threads, 64),
+    };
     let ms = r.elapsed.as_millis().max(1) as u64;
     println!("Nodes searched: {}", r.nodes);
     println!("Nodes/second: {}", r.nodes * 1000 / ms);
@@ -84,7 +119,16 @@ fn position_from_args(words: &[&str]) -> Result<Position, String> {
     Position::from_sfen(&words.join(" ")).map_err(|e| format!("bad sfen: {e}"))
 }
 
-fn perft_command(args: &[&str]) -> ExitCode {
+fn yari_position_from_args(words: &[&str]) -> Result<kirin::yari::Position, String> {
+    let words = match words {
+        ["sfen", rest @ ..] => rest,
+        ["startpos"] | [] => return Ok(kirin::yari::Position::startpos()),
+        words => words,
+    };
+    kirin::yari::Position::from_sfen(&words.join(" ")).map_err(|e| format!("bad sfen: {e}"))
+}
+
+fn perft_command(variant: Variant, args: &[&str]) -> ExitCode {
     let depth = match args.first() {
         None => 1,
         Some(depth) => match depth.parse::<u32>() {
@@ -92,16 +136,23 @@ fn perft_command(args: &[&str]) -> ExitCode {
             Err(_) => return usage_error(&format!("bad perft depth `{depth}`")),
         },
     };
-    let mut pos = match position_from_args(args.get(1..).unwrap_or_default()) {
-        Ok(pos) => pos,
+    let words = args.get(1..).unwrap_or_default();
+    let t = Instant::now();
+    let divided = match variant {
+        Variant::Standard => position_from_args(words).map(|mut p| perft::divide(&mut p, depth)),
+        Variant::Yari => {
+            yari_position_from_args(words).map(|mut p| kirin::yari::divide(&mut p, depth))
+        }
+    };
+    let divided = match divided {
+        Ok(divided) => divided,
         Err(e) => {
             eprintln!("{e}");
             return ExitCode::from(2);
         }
     };
-    let t = Instant::now();
     let mut total = 0;
-    for (m, n) in perft::divide(&mut pos, depth) {
+    for (m, n) in divided {
         println!("{m}: {n}");
         total += n;
     }

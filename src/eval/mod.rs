@@ -8,6 +8,7 @@ pub mod features;
 pub mod linear;
 pub mod nnue;
 mod scale;
+pub mod yari;
 
 use crate::shogi::Position;
 use linear::Weights;

@@ -86,5 +86,6 @@ pub trait EvalStack<G: Game>: Send + Sized {
 
 mod standard;
 mod variant;
+mod yari;
 
 pub use variant::{GamePosition, Variant};

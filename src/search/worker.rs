@@ -263,11 +263,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// One iteration at `depth` for the current `pv_idx`, with an aspiration window around the
     /// previous score. Returns false when the search was stopped.
-    pub fn aspiration(
-        &mut self,
-        depth: i32,
-        report: &mut BoundReport<'_, 'a, G>,
-    ) -> bool {
+    pub fn aspiration(&mut self, depth: i32, report: &mut BoundReport<'_, 'a, G>) -> bool {
         let prev = self.root_moves[self.pv_idx].prev_score;
         let mut delta = 18 + prev.abs() / 12;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {

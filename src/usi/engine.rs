@@ -282,7 +282,12 @@ impl Engine {
                 self.out.send(&Response::ReadyOk);
             }
             Command::SetOption { name, value } => {
-                if self.is_idle() {
+                // The game only decides how later `position` lines read, so it changes at
+                // once: a `position` sent after it must not be read in the old game.
+                let variant = ["UCI_Variant", "USI_Variant"]
+                    .iter()
+                    .any(|n| n.eq_ignore_ascii_case(name.trim()));
+                if self.is_idle() || variant {
                     self.set_option(&name, value.as_deref());
                 } else {
                     self.deferred_options.push((name, value));

@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use super::io::Out;
+use crate::eval::yari::YariWeights;
 use crate::game::{Game, GamePosition};
 use crate::search::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
@@ -96,6 +97,10 @@ fn run(task: Task, out: &Out) -> Finished {
             // `bestmove` and the next `go` gets a fresh searcher.
             let outcome = catch_unwind(AssertUnwindSafe(|| match &pos {
                 GamePosition::Standard(p) => searcher.think(p, &limits, &opts, &mut report),
+                GamePosition::Yari(p) => {
+                    let weights = YariWeights::embedded();
+                    searcher.think_game(p, &weights, &limits, &opts, &mut report)
+                }
             }));
             match outcome {
                 Ok(outcome) => Finished::Search {
@@ -116,6 +121,8 @@ fn run(task: Task, out: &Out) -> Finished {
         } => {
             let answer = catch_unwind(AssertUnwindSafe(|| match pos {
                 GamePosition::Standard(mut p) => solve_mate(&mut p, limit, hash_mb, &stop, out),
+                // Refused before it gets here; see `Engine::go`.
+                GamePosition::Yari(_) => CheckmateAnswer::NotImplemented,
             }));
             Finished::Mate(answer.ok())
         }
@@ -128,6 +135,7 @@ fn run(task: Task, out: &Out) -> Finished {
             // report; still, the engine must survive it.
             let counted = catch_unwind(AssertUnwindSafe(|| match &mut pos {
                 GamePosition::Standard(p) => perft(p, depth, &stop, out),
+                GamePosition::Yari(p) => perft(p, depth, &stop, out),
             }));
             if counted.is_err() {
                 out.error("perft failed");

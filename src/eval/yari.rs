@@ -1,0 +1,184 @@
+//! The yari shogi evaluation: material on the board and in hand, placement by rank, and the
+//! king's shelter. Its parameters are data (`yari_weights.txt`), read once and shared.
+
+use crate::shogi::{Color, Square};
+use crate::yari::{PieceType, Position, attacks};
+use std::sync::{Arc, OnceLock};
+
+const WEIGHTS_TEXT: &str = include_str!("yari_weights.txt");
+
+/// Parameters indexed by `PieceType::index()` (below 16) and by rank from the far side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct YariWeights {
+    board: [i32; 16],
+    hand: [i32; 16],
+    rank: [[i32; 9]; 16],
+    king_guard: i32,
+    king_pressure: i32,
+    tempo: i32,
+}
+
+/// The kind a weights file names: `P N B R K` and the promoted `+P +N +B +R`.
+fn kind_of(name: &str) -> Option<PieceType> {
+    let (promoted, letter) = match name.strip_prefix('+') {
+        Some(rest) => (true, rest),
+        None => (false, name),
+    };
+    let [c] = letter.as_bytes() else {
+        return None;
+    };
+    let kind = PieceType::from_letter(*c)?;
+    if promoted {
+        kind.can_promote().then(|| kind.promote())
+    } else {
+        Some(kind)
+    }
+}
+
+impl YariWeights {
+    /// Reads the text format of `yari_weights.txt`; the error names the line.
+    pub fn parse(text: &str) -> Result<YariWeights, String> {
+        let mut w = YariWeights {
+            board: [0; 16],
+            hand: [0; 16],
+            rank: [[0; 9]; 16],
+            king_guard: 0,
+            king_pressure: 0,
+            tempo: 0,
+        };
+        for (i, line) in text.lines().enumerate() {
+            let line = line.trim();
+            if line.is_empty() || line.starts_with('#') {
+                continue;
+            }
+            let bad = || format!("yari weights line {}: `{line}`", i + 1);
+            let mut words = line.split_whitespace();
+            let name = words.next().ok_or_else(bad)?;
+            let mut kind = None;
+            if name == "material" || name == "rank" {
+                kind = Some(words.next().and_then(kind_of).ok_or_else(bad)?);
+            }
+            let numbers = words
+                .map(str::parse::<i32>)
+                .collect::<Result<Vec<i32>, _>>()
+                .map_err(|_| bad())?;
+            match (name, kind, numbers.as_slice()) {
+                ("material", Some(k), &[on_board, in_hand]) => {
+                    w.board[k.index()] = on_board;
+                    w.hand[k.index()] = in_hand;
+                }
+                ("rank", Some(k), ranks) if ranks.len() == 9 => {
+                    w.rank[k.index()].copy_from_slice(ranks);
+                }
+                ("king_guard", None, &[v]) => w.king_guard = v,
+                ("king_pressure", None, &[v]) => w.king_pressure = v,
+                ("tempo", None, &[v]) => w.tempo = v,
+                _ => return Err(bad()),
+            }
+        }
+        Ok(w)
+    }
+
+    /// The embedded parameters.
+    pub fn embedded() -> Arc<YariWeights> {
+        static WEIGHTS: OnceLock<Arc<YariWeights>> = OnceLock::new();
+        Arc::clone(
+            WEIGHTS.get_or_init(|| match YariWeights::parse(WEIGHTS_TEXT) {
+                Ok(w) => Arc::new(w),
+                Err(e) => unreachable!("the embedded yari weights are checked by a test: {e}"),
+            }),
+        )
+    }
+
+    /// The evaluation from the side to move's point of view.
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let us = pos.side_to_move();
+        self.side(pos, us) - self.side(pos, !us) + self.tempo
+    }
+
+    /// What colour `c` owns: pieces, their placement, its hand and its king's shelter.
+    fn side(&self, pos: &Position, c: Color) -> i32 {
+        let mut v = 0;
+        for sq in pos.pieces_of(c) {
+            let k = pos.piece_on(sq).kind().index();
+            v += self.board[k] + self.rank[k][usize::from(sq.relative_rank(c))];
+        }
+        let hand = pos.hand(c);
+        for k in PieceType::HAND {
+            v += self.hand[k.index()] * hand.count(k) as i32;
+        }
+        if let Some(ksq) = pos.king_square(c) {
+            v += self.king_safety(pos, c, ksq);
+        }
+        v
+    }
+
+    fn king_safety(&self, pos: &Position, c: Color, ksq: Square) -> i32 {
+        let around = attacks::king_steps(ksq);
+        let guards = (around & pos.pieces_of(c)).count() as i32;
+        let occ = pos.occupied();
+        let pressed = around
+            .into_iter()
+            .filter(|&sq| pos.is_attacked(!c, sq, occ))
+            .count() as i32;
+        self.king_guard * guards - self.king_pressure * pressed
+    }
+}
+
+/// The search's per-line state: the evaluation is computed whole at each node (a yari
+/// position has at most 28 pieces), so the stack only holds the weights.
+pub struct YariEvalStack {
+    weights: Arc<YariWeights>,
+}
+
+impl YariEvalStack {
+    pub fn new(weights: &Arc<YariWeights>) -> YariEvalStack {
+        YariEvalStack {
+            weights: Arc::clone(weights),
+        }
+    }
+
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.weights.evaluate(pos)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_embedded_weights_parse_and_cover_every_kind() {
+        let w = YariWeights::parse(WEIGHTS_TEXT).unwrap();
+        for k in PieceType::ALL {
+            if k != PieceType::King {
+                assert!(w.board[k.index()] > 0, "{k:?} has no value");
+            }
+        }
+        for k in PieceType::HAND {
+            assert!(w.hand[k.index()] > 0, "{k:?} has no hand value");
+        }
+    }
+
+    #[test]
+    fn bad_lines_are_named() {
+        let e = YariWeights::parse("material P 1 2\nmaterial L 3 4\n").unwrap_err();
+        assert!(e.contains("line 2"), "{e}");
+        assert!(YariWeights::parse("rank P 1 2 3\n").is_err());
+        assert!(YariWeights::parse("tempo x\n").is_err());
+    }
+
+    #[test]
+    fn the_start_is_balanced_and_material_counts() {
+        let w = YariWeights::embedded();
+        let start = Position::startpos();
+        // The same army on each side: only the tempo remains.
+        assert_eq!(w.evaluate(&start), w.tempo);
+        // Black a yari rook up (White's removed): good for Black to move, bad for White.
+        let up = Position::from_sfen("1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1").unwrap();
+        assert!(w.evaluate(&up) > 500);
+        let down = Position::from_sfen("1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR w - 1").unwrap();
+        assert!(w.evaluate(&down) < -500);
+    }
+}

@@ -1,0 +1,177 @@
+//! Yari shogi behind the game interface.
+//!
+//! The search leaves out the non-promotions that are never better: a pawn becomes a yari
+//! silver, which keeps the pawn's step, and a yari rook becomes a rook, which keeps all its
+//! moves. A yari knight or yari bishop gives up its forward slide when it promotes, so both
+//! choices stay. There is no fast mate-in-one test yet; the search finds those mates by
+//! searching.
+
+use super::{EvalStack, Game};
+use crate::eval::yari::{YariEvalStack, YariWeights};
+use crate::shogi::{Color, EnteringKingRule, Move, MoveList, Repetition};
+use crate::yari::{PieceType, Position, in_zone, value};
+use std::sync::Arc;
+
+impl Position {
+    /// Whether the search may skip `m` because promoting instead is never worse.
+    #[inline]
+    fn skippable(&self, m: Move) -> bool {
+        if m.is_drop() || m.is_promotion() {
+            return false;
+        }
+        let us = self.side_to_move();
+        matches!(
+            self.piece_on(m.from()).kind(),
+            PieceType::Pawn | PieceType::YariRook
+        ) && (in_zone(us, m.from()) || in_zone(us, m.to()))
+    }
+
+    fn drop_skippable(&self, list: &mut MoveList) {
+        list.retain(|m| !self.skippable(*m));
+    }
+}
+
+impl Game for Position {
+    type Evaluator = Arc<YariWeights>;
+    type EvalStack = YariEvalStack;
+
+    #[inline]
+    fn side_to_move(&self) -> Color {
+        Position::side_to_move(self)
+    }
+    #[inline]
+    fn key(&self) -> u64 {
+        Position::key(self)
+    }
+    #[inline]
+    fn in_check(&self) -> bool {
+        Position::in_check(self)
+    }
+    #[inline]
+    fn game_ply(&self) -> u32 {
+        Position::game_ply(self)
+    }
+    #[inline]
+    fn last_move(&self) -> Move {
+        Position::last_move(self)
+    }
+    fn to_sfen(&self) -> String {
+        Position::to_sfen(self)
+    }
+
+    #[inline]
+    fn do_move(&mut self, m: Move) {
+        Position::do_move(self, m)
+    }
+    #[inline]
+    fn do_move_with_check(&mut self, m: Move, gives_check: bool) {
+        Position::do_move_with_check(self, m, gives_check)
+    }
+    #[inline]
+    fn undo_move(&mut self) {
+        Position::undo_move(self)
+    }
+    #[inline]
+    fn do_null_move(&mut self) {
+        Position::do_null_move(self)
+    }
+    #[inline]
+    fn undo_null_move(&mut self) {
+        Position::undo_null_move(self)
+    }
+
+    #[inline]
+    fn gives_check(&self, m: Move) -> bool {
+        Position::gives_check(self, m)
+    }
+    #[inline]
+    fn is_legal_move(&self, m: Move) -> bool {
+        Position::is_legal_move(self, m)
+    }
+    fn legal_moves(&self) -> MoveList {
+        Position::legal_moves(self)
+    }
+    fn search_moves(&self, list: &mut MoveList) {
+        list.extend(Position::legal_moves(self));
+        self.drop_skippable(list);
+    }
+    fn tactical_moves(&self, list: &mut MoveList) {
+        Position::tactical_moves(self, list);
+        self.drop_skippable(list);
+    }
+    fn quiet_moves(&self, list: &mut MoveList) {
+        Position::quiet_moves(self, list);
+        self.drop_skippable(list);
+    }
+    fn evasions(&self, list: &mut MoveList) {
+        Position::evasions(self, list);
+        self.drop_skippable(list);
+    }
+    #[inline]
+    fn is_useless_non_promotion(&self, m: Move) -> bool {
+        self.skippable(m)
+    }
+
+    #[inline]
+    fn is_capture(&self, m: Move) -> bool {
+        !m.is_drop() && self.piece_on(m.to()).is_some()
+    }
+    #[inline]
+    fn moved_piece_index(&self, m: Move) -> usize {
+        self.moved_piece(m).index()
+    }
+    #[inline]
+    fn captured_kind_index(&self, m: Move) -> usize {
+        let v = self.piece_on(m.to());
+        if !m.is_drop() && v.is_some() {
+            v.kind().index()
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn captured_value(&self, m: Move) -> i32 {
+        let v = self.piece_on(m.to());
+        if !m.is_drop() && v.is_some() {
+            value(v.kind())
+        } else {
+            0
+        }
+    }
+    #[inline]
+    fn moved_value(&self, m: Move) -> i32 {
+        value(self.moved_piece(m).kind())
+    }
+    #[inline]
+    fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        Position::see_ge(self, m, threshold)
+    }
+
+    #[inline]
+    fn repetition(&self, max_plies: usize) -> Repetition {
+        Position::repetition(self, max_plies)
+    }
+    /// Yari shogi has no declaration: its impasse rule counts points at the end of a game
+    /// that neither side can win, which the referee (not the search) applies.
+    fn can_declare_win(&self, _rule: EnteringKingRule) -> bool {
+        false
+    }
+    fn try_move(&self, _rule: EnteringKingRule) -> Option<Move> {
+        None
+    }
+    fn mate_in_one(&mut self) -> Option<Move> {
+        None
+    }
+}
+
+impl EvalStack<Position> for YariEvalStack {
+    fn new(evaluator: &Arc<YariWeights>, _root: &Position, _plies: usize) -> Self {
+        YariEvalStack::new(evaluator)
+    }
+    #[inline]
+    fn push(&mut self, _ply: usize, _pos: &Position) {}
+    #[inline]
+    fn evaluate(&self, _ply: usize, pos: &Position) -> i32 {
+        YariEvalStack::evaluate(self, pos)
+    }
+}
