@@ -71,10 +71,10 @@ class Specs(unittest.TestCase):
         self.assertNotIn("UCI_Variant", spec.options)
 
     def test_keys(self):
-        spec, go = Y.parse_engine("/bin/kirin,name=k2,go=movetime,opt.Hash=64,margin=50", 200)
-        self.assertEqual((spec.name, go, spec.margin_ms, spec.options["Hash"]), ("k2", "movetime", 50, "64"))
+        spec, go = Y.parse_engine("/bin/kirin,name=k2,go=byoyomi,opt.Hash=64,margin=50", 200)
+        self.assertEqual((spec.name, go, spec.margin_ms, spec.options["Hash"]), ("k2", "byoyomi", 50, "64"))
         spec, go = Y.parse_engine("kirin", 200)
-        self.assertEqual((go, spec.margin_ms), ("byoyomi", 200))
+        self.assertEqual((go, spec.margin_ms, spec.options["Threads"]), ("movetime", 200, "1"))
         with self.assertRaises(SystemExit):
             Y.parse_engine("kirin,go=depth", 200)
 

@@ -193,11 +193,11 @@ def parse_engine(text: str, default_margin: int):
         spec.name = next((kv[5:] for kv in kept if kv.startswith("name=")), "fairy")
         if not any(kv.startswith("cmd=") for kv in kept):
             spec.cmd = ["node", "--no-experimental-fetch", str(FAIRY_JS)]
-        # Fairy-Stockfish honours `go movetime N` to the millisecond; with `go btime 0 wtime 0
-        # byoyomi N` it stops about 10 % early, so movetime is the fair reading of "N ms a move".
-        go = go or "movetime"
     spec.options.pop("UCI_Variant", None)  # always sent, see YariEngine.start
-    return spec, go or "byoyomi"
+    # `go movetime N` by default: Fairy-Stockfish keeps it to the millisecond while with `go btime 0
+    # wtime 0 byoyomi N` it stops about 10 % early, and kirin spends a movetime whole (less its
+    # delay margin) where a byoyomi budget may stop early; movetime is "N ms a move" for both.
+    return spec, go or "movetime"
 
 
 class YariEngine(M.Engine):
