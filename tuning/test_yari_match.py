@@ -4,6 +4,7 @@ The full pipeline (two Fairy-Stockfish games) is `yari_match.py --selftest`."""
 
 import random
 import sys
+import tempfile
 import unittest
 from pathlib import Path
 
@@ -77,6 +78,82 @@ class Specs(unittest.TestCase):
         self.assertEqual((go, spec.margin_ms, spec.options["Threads"]), ("movetime", 200, "1"))
         with self.assertRaises(SystemExit):
             Y.parse_engine("kirin,go=depth", 200)
+
+
+# A scripted USI engine: plays the first of a fixed list of yari moves still unplayed (`good`), or
+# misbehaves on its first `go` in the way its mode names.
+FAKE = r"""
+import sys
+mode = sys.argv[1]
+line_moves = ["7g7f", "1c1d", "6g6f", "2c2d", "5g5f", "3c3d"]
+def out(s):
+    sys.stdout.write(s + "\n"); sys.stdout.flush()
+played = 0
+for line in sys.stdin:
+    t = line.split()
+    if not t:
+        continue
+    if t[0] == "usi":
+        out("id name fake-" + mode); out("option name UCI_Variant type combo default shogi var yarishogi"); out("usiok")
+    elif t[0] == "isready":
+        out("readyok")
+    elif t[0] == "position":
+        played = len(t) - t.index("moves") - 1 if "moves" in t else 0
+    elif t[0] == "go":
+        if mode == "good":
+            out("bestmove " + line_moves[played])
+        elif mode == "illegal":
+            out("bestmove 7g7e")
+        elif mode == "offboard":
+            out("bestmove 8g8f")
+        elif mode == "crash":
+            sys.exit(3)
+        elif mode == "hang":
+            pass
+        elif mode == "resign":
+            out("bestmove resign")
+        elif mode == "win":
+            out("bestmove win")
+    elif t[0] == "quit":
+        break
+"""
+
+
+class Faults(unittest.TestCase):
+    """The referee against scripted engines: every fault loses for the engine that made it."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        (self.dir / "fake.py").write_text(FAKE)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def spec(self, mode):
+        s, go = Y.parse_engine(f"{sys.executable},name=fake-{mode},margin=50", 200)
+        s.cmd = [sys.executable, str(self.dir / "fake.py"), mode]
+        return s, go
+
+    def play(self, black_mode, white_mode="good", max_plies=300):
+        specs = {Y.BLACK: self.spec(black_mode), Y.WHITE: self.spec(white_mode)}
+        return Y.play_game(specs, [], 50, max_plies, self.dir / "game.txt")
+
+    def test_faults_lose(self):
+        for mode, reason in (("illegal", "illegal move"), ("offboard", "illegal move"), ("crash", "crash"),
+                             ("hang", "time"), ("win", "false declaration")):
+            r = self.play(mode)
+            self.assertEqual((r["winner"], r["reason"], r["faulty"]), ("white", reason, "black"), mode)
+        r = self.play("resign")
+        self.assertEqual((r["winner"], r["reason"], r["faulty"]), ("white", "resign", None))
+
+    def test_moves_recorded_and_cap(self):
+        r = self.play("good", "good", max_plies=6)
+        self.assertEqual((r["winner"], r["reason"], r["plies"]), ("draw", "max plies", 6))
+        self.assertEqual(r["moves"], ["7g7f", "1c1d", "6g6f", "2c2d", "5g5f", "3c3d"])
+        text = (self.dir / "game.txt").read_text()
+        self.assertIn("position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 1c1d", text)
+        self.assertIn("result draw (max plies)", text)
 
 
 if __name__ == "__main__":
