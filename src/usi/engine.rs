@@ -38,7 +38,7 @@ use self::io::{Input, Out, read_commands};
 use self::options::Options;
 use self::worker::{Finished, MAX_PERFT_DEPTH, Task, WorkerMessage};
 use crate::eval::Evaluator;
-use crate::game::GamePosition;
+use crate::game::{GamePosition, Variant};
 use crate::search::time::Clock;
 use crate::search::{Limits, Outcome, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{Color, EnteringKingRule, Move};
@@ -441,6 +441,13 @@ impl Engine {
                 if self.options.variant != before.variant {
                     self.position = None;
                     self.position_rejected = false;
+                    if self.options.variant != Variant::Standard {
+                        self.out.info_string(format!(
+                            "{}: the opening book, EvalFile, EnteringKingRule, `go mate` and the \
+                             eval breakdown belong to standard shogi and are not used",
+                            self.options.variant.name()
+                        ));
+                    }
                 }
                 self.book.option_set(&self.options, &self.out);
             }
