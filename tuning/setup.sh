@@ -2,7 +2,10 @@
 # Installs what the match harness needs: the opponents (Debian packages gpsshogi and
 # fairy-stockfish, /usr/games/gpsusi and /usr/games/fairy-stockfish) and a Python virtual
 # environment at the repo root (.venv) with cshogi, shogiarena, pytest and pyffish (Fairy-Stockfish's
-# rules as a library, the reference for yari shogi's moves in tests/yari.rs).
+# rules as a library, the reference for yari shogi's moves in tests/yari.rs and the referee of
+# tuning/yari_match.py), and the yari shogi opponent: Fairy-Stockfish compiled to WebAssembly (npm
+# package fairy-stockfish-nnue.wasm, version pinned in tuning/package-lock.json, installed in
+# tuning/node_modules, run with node).
 # Idempotent: skips what is already there.  Usage: bash tuning/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,4 +26,10 @@ if [ ! -x .venv/bin/python ]; then
 fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest pyffish
 .venv/bin/python -c "import cshogi, shogiarena, pyffish; print('cshogi, shogiarena and pyffish importable')"
-echo "ready: .venv/bin/python tuning/match.py --help" >&2
+
+# The yari shogi opponent.  Needs node and npm (Debian: apt-get install nodejs npm).
+if [ ! -f tuning/node_modules/fairy-stockfish-nnue.wasm/uci.js ]; then
+    command -v npm >/dev/null || { echo "npm not found: install nodejs and npm, then rerun" >&2; exit 1; }
+    npm ci --prefix tuning --no-audit --no-fund
+fi
+echo "ready: .venv/bin/python tuning/match.py --help, .venv/bin/python tuning/yari_match.py --help" >&2

@@ -1,0 +1,160 @@
+"""Tests of the yari shogi referee (tuning/yari_match.py): the adjudication against pyffish's
+rules on hand-made sequences, move checking, the impasse judgement and the engine specs.
+The full pipeline (two Fairy-Stockfish games) is `yari_match.py --selftest`."""
+
+import random
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import yari_match as Y  # noqa: E402
+
+
+class Rules(unittest.TestCase):
+    def test_repetition_and_perpetual_check(self):
+        self.assertEqual(Y.rule_checks(), [])
+
+    def test_moves_checked_in_usi_text(self):
+        g = Y.YariGame()
+        self.assertEqual(g.turn, Y.BLACK)
+        for bad in ("7g7e", "7i7j", "P*5e", "8g8f", "7g7f+", "", "resign"):
+            self.assertFalse(g.push(bad), bad)
+        self.assertTrue(g.push("7g7f"))
+        self.assertEqual(g.turn, Y.WHITE)
+        self.assertEqual(g.ff_moves, ["a3a4"])  # pyffish: file a = shogi file 7, rank 1 = rank i
+        self.assertTrue(g.push("1c1d"))
+        self.assertEqual(g.position_command(),
+                         "position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 1c1d")
+
+    def test_mate_ends_the_game(self):
+        # Black drops a pawn on 1b: mate (pawn-drop mate is legal in yari shogi).
+        g = Y.YariGame(start_fen=Y.sfen_to_fen("6k/7/4N+P1/7/7/7/7/7/3K3 b P 1"))
+        self.assertIsNone(g.adjudicate())
+        self.assertTrue(g.push("P*1b"))
+        self.assertEqual(g.adjudicate(), (Y.BLACK, "checkmate"))
+
+    def test_max_plies(self):
+        g = Y.YariGame(max_plies=2)
+        g.push("7g7f")
+        self.assertIsNone(g.adjudicate())
+        g.push("1c1d")
+        self.assertEqual(g.adjudicate(), (None, "max plies"))
+
+    def test_impasse(self):
+        start = Y.YariGame()
+        self.assertEqual(start.impasse(Y.BLACK), (Y.WHITE, "false declaration"))  # kings at home
+        # Both kings entered; Black 4 rooks + 4 bishops (40) + pawns, White only pawns.
+        both = Y.YariGame(start_fen=Y.sfen_to_fen("3K3/7/7/7/7/7/7/7/3k3 b 4R4B2Pp 1"))
+        self.assertEqual(both.impasse(Y.BLACK), (Y.BLACK, "impasse"))
+        self.assertEqual(both.impasse(Y.WHITE), (Y.BLACK, "false declaration"))
+        even = Y.YariGame(start_fen=Y.sfen_to_fen("3K3/7/7/7/7/7/7/7/3k3 b 2R2B6P2r2b6p 1"))
+        self.assertEqual(even.impasse(Y.WHITE), (None, "impasse"))
+
+    def test_random_openings_seeded_and_legal(self):
+        a = [Y.random_opening(random.Random(7), 6) for _ in range(3)]
+        b = [Y.random_opening(random.Random(7), 6) for _ in range(3)]
+        self.assertEqual(a, b)
+        for o in a:
+            self.assertEqual(len(o), 6)
+            self.assertIsNone(Y.replay_ok({"moves": o}))
+        self.assertIsNotNone(Y.replay_ok({"moves": ["7g7f", "7g7f"]}))
+
+
+class Specs(unittest.TestCase):
+    def test_fairy_preset(self):
+        spec, go = Y.parse_engine("fairy", 200)
+        self.assertEqual(spec.cmd[:2], ["node", "--no-experimental-fetch"])
+        self.assertTrue(spec.cmd[2].endswith("fairy-stockfish-nnue.wasm/uci.js"))
+        self.assertEqual((go, spec.margin_ms, spec.name), ("movetime", Y.FAIRY_MARGIN_MS, "fairy"))
+        self.assertNotIn("UCI_Variant", spec.options)
+
+    def test_keys(self):
+        spec, go = Y.parse_engine("/bin/kirin,name=k2,go=byoyomi,opt.Hash=64,margin=50", 200)
+        self.assertEqual((spec.name, go, spec.margin_ms, spec.options["Hash"]), ("k2", "byoyomi", 50, "64"))
+        spec, go = Y.parse_engine("kirin", 200)
+        self.assertEqual((go, spec.margin_ms, spec.options["Threads"]), ("movetime", 200, "1"))
+        with self.assertRaises(SystemExit):
+            Y.parse_engine("kirin,go=depth", 200)
+
+
+# A scripted USI engine: plays the first of a fixed list of yari moves still unplayed (`good`), or
+# misbehaves on its first `go` in the way its mode names.
+FAKE = r"""
+import sys
+mode = sys.argv[1]
+line_moves = ["7g7f", "1c1d", "6g6f", "2c2d", "5g5f", "3c3d"]
+def out(s):
+    sys.stdout.write(s + "\n"); sys.stdout.flush()
+played = 0
+for line in sys.stdin:
+    t = line.split()
+    if not t:
+        continue
+    if t[0] == "usi":
+        out("id name fake-" + mode); out("option name UCI_Variant type combo default shogi var yarishogi"); out("usiok")
+    elif t[0] == "isready":
+        out("readyok")
+    elif t[0] == "position":
+        played = len(t) - t.index("moves") - 1 if "moves" in t else 0
+    elif t[0] == "go":
+        if mode == "good":
+            out("bestmove " + line_moves[played])
+        elif mode == "illegal":
+            out("bestmove 7g7e")
+        elif mode == "offboard":
+            out("bestmove 8g8f")
+        elif mode == "crash":
+            sys.exit(3)
+        elif mode == "hang":
+            pass
+        elif mode == "resign":
+            out("bestmove resign")
+        elif mode == "win":
+            out("bestmove win")
+    elif t[0] == "quit":
+        break
+"""
+
+
+class Faults(unittest.TestCase):
+    """The referee against scripted engines: every fault loses for the engine that made it."""
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+        (self.dir / "fake.py").write_text(FAKE)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def spec(self, mode):
+        s, go = Y.parse_engine(f"{sys.executable},name=fake-{mode},margin=50", 200)
+        s.cmd = [sys.executable, str(self.dir / "fake.py"), mode]
+        return s, go
+
+    def play(self, black_mode, white_mode="good", max_plies=300):
+        specs = {Y.BLACK: self.spec(black_mode), Y.WHITE: self.spec(white_mode)}
+        return Y.play_game(specs, [], 50, max_plies, self.dir / "game.txt")
+
+    def test_faults_lose(self):
+        for mode, reason in (("illegal", "illegal move"), ("offboard", "illegal move"), ("crash", "crash"),
+                             ("hang", "time"), ("win", "false declaration")):
+            r = self.play(mode)
+            self.assertEqual((r["winner"], r["reason"], r["faulty"]), ("white", reason, "black"), mode)
+        r = self.play("resign")
+        self.assertEqual((r["winner"], r["reason"], r["faulty"]), ("white", "resign", None))
+
+    def test_moves_recorded_and_cap(self):
+        r = self.play("good", "good", max_plies=6)
+        self.assertEqual((r["winner"], r["reason"], r["plies"]), ("draw", "max plies", 6))
+        self.assertEqual(r["moves"], ["7g7f", "1c1d", "6g6f", "2c2d", "5g5f", "3c3d"])
+        text = (self.dir / "game.txt").read_text()
+        self.assertIn("position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 1c1d", text)
+        self.assertIn("result draw (max plies)", text)
+
+
+if __name__ == "__main__":
+    unittest.main()
