@@ -63,9 +63,14 @@ impl YariWeights {
                 .collect::<Result<Vec<i32>, _>>()
                 .map_err(|_| bad())?;
             match (name, kind, numbers.as_slice()) {
-                ("material", Some(k), &[on_board, in_hand]) => {
+                // A captured piece goes to hand unpromoted: only unpromoted kinds have a
+                // value in hand.
+                ("material", Some(k), &[on_board, in_hand]) if !k.is_promoted() => {
                     w.board[k.index()] = on_board;
                     w.hand[k.index()] = in_hand;
+                }
+                ("material", Some(k), &[on_board]) if k.is_promoted() => {
+                    w.board[k.index()] = on_board;
                 }
                 ("rank", Some(k), ranks) if ranks.len() == 9 => {
                     w.rank[k.index()].copy_from_slice(ranks);
@@ -114,15 +119,132 @@ impl YariWeights {
     }
 
     fn king_safety(&self, pos: &Position, c: Color, ksq: Square) -> i32 {
-        let around = attacks::king_steps(ksq);
-        let guards = (around & pos.pieces_of(c)).count() as i32;
-        let occ = pos.occupied();
-        let pressed = around
-            .into_iter()
-            .filter(|&sq| pos.is_attacked(!c, sq, occ))
-            .count() as i32;
-        self.king_guard * guards - self.king_pressure * pressed
+        let (guards, pressed) = shelter(pos, c, ksq);
+        self.king_guard * guards as i32 - self.king_pressure * pressed as i32
     }
+}
+
+/// Parameters as one vector, in this order: on-board values by kind index (16), in-hand values
+/// (16), rank bonuses by kind index and rank (16 x 9), king guard, king pressure, tempo. The
+/// evaluation is the dot product of this vector with [`YariWeights::features`], which is how
+/// `kirin-tune yari-fit` fits it.
+pub const NUM_PARAMS: usize = 16 + 16 + 16 * 9 + 3;
+const RANK_AT: usize = 32;
+const GUARD_AT: usize = RANK_AT + 16 * 9;
+
+impl YariWeights {
+    pub fn to_params(&self) -> Vec<f64> {
+        let mut p = Vec::with_capacity(NUM_PARAMS);
+        p.extend(self.board.iter().map(|&v| f64::from(v)));
+        p.extend(self.hand.iter().map(|&v| f64::from(v)));
+        for ranks in &self.rank {
+            p.extend(ranks.iter().map(|&v| f64::from(v)));
+        }
+        p.extend([self.king_guard, self.king_pressure, self.tempo].map(f64::from));
+        p
+    }
+
+    /// The weights nearest to `p` (rounded to integers); `p` must have `NUM_PARAMS` entries.
+    pub fn from_params(p: &[f64]) -> YariWeights {
+        let at = |i: usize| p.get(i).copied().unwrap_or(0.0).round() as i32;
+        let mut w = YariWeights {
+            board: [0; 16],
+            hand: [0; 16],
+            rank: [[0; 9]; 16],
+            king_guard: at(GUARD_AT),
+            king_pressure: at(GUARD_AT + 1),
+            tempo: at(GUARD_AT + 2),
+        };
+        for k in 0..16 {
+            w.board[k] = at(k);
+            w.hand[k] = at(16 + k);
+            for r in 0..9 {
+                w.rank[k][r] = at(RANK_AT + k * 9 + r);
+            }
+        }
+        w
+    }
+
+    /// What the parameters multiply, from the side to move's point of view: the mover's counts
+    /// minus the opponent's.
+    pub fn features(pos: &Position) -> Vec<f64> {
+        let mut f = vec![0.0; NUM_PARAMS];
+        let us = pos.side_to_move();
+        for (c, sign) in [(us, 1.0), (!us, -1.0)] {
+            for sq in pos.pieces_of(c) {
+                let k = pos.piece_on(sq).kind().index();
+                f[k] += sign;
+                f[RANK_AT + k * 9 + usize::from(sq.relative_rank(c))] += sign;
+            }
+            let hand = pos.hand(c);
+            for k in PieceType::HAND {
+                f[16 + k.index()] += sign * f64::from(hand.count(k));
+            }
+            if let Some(ksq) = pos.king_square(c) {
+                let (guards, pressed) = shelter(pos, c, ksq);
+                f[GUARD_AT] += sign * f64::from(guards);
+                f[GUARD_AT + 1] -= sign * f64::from(pressed);
+            }
+        }
+        f[GUARD_AT + 2] = 1.0;
+        f
+    }
+
+    /// The file format `parse` reads, for the kinds yari shogi has.
+    pub fn to_text(&self, header: &str) -> String {
+        let mut out = String::new();
+        for line in header.lines() {
+            out.push_str(&format!("# {line}\n"));
+        }
+        out.push_str("# material KIND on-board in-hand (in hand: unpromoted kinds only)\n");
+        for k in PieceType::ALL {
+            if k == PieceType::King {
+                continue;
+            }
+            let (name, board) = (kind_name(k), self.board[k.index()]);
+            if k.is_promoted() {
+                out.push_str(&format!("material {name} {board}\n"));
+            } else {
+                out.push_str(&format!(
+                    "material {name} {board} {}\n",
+                    self.hand[k.index()]
+                ));
+            }
+        }
+        out.push_str(
+            "# rank KIND, nine bonuses by rank from the mover's far side (0 = last rank)\n",
+        );
+        for k in PieceType::ALL {
+            let ranks: Vec<String> = self.rank[k.index()].iter().map(i32::to_string).collect();
+            out.push_str(&format!("rank {} {}\n", kind_name(k), ranks.join(" ")));
+        }
+        out.push_str(&format!(
+            "king_guard {}\nking_pressure {}\ntempo {}\n",
+            self.king_guard, self.king_pressure, self.tempo
+        ));
+        out
+    }
+}
+
+fn kind_name(k: PieceType) -> String {
+    let letter = k.letter();
+    if k.is_promoted() {
+        format!("+{letter}")
+    } else {
+        letter.to_string()
+    }
+}
+
+/// Own pieces next to `c`'s king, and the squares next to it that the enemy attacks.
+fn shelter(pos: &Position, c: Color, ksq: Square) -> (u32, u32) {
+    let around = attacks::king_steps(ksq);
+    let guards = (around & pos.pieces_of(c)).count();
+    let occ = pos.occupied();
+    let pressed = around
+        .into_iter()
+        .filter(|&sq| pos.is_attacked(!c, sq, occ))
+        .count() as u32;
+    (guards, pressed)
 }
 
 /// The search's per-line state: the evaluation is computed whole at each node (a yari
@@ -158,6 +280,30 @@ mod tests {
         }
         for k in PieceType::HAND {
             assert!(w.hand[k.index()] > 0, "{k:?} has no hand value");
+        }
+    }
+
+    #[test]
+    fn the_evaluation_is_the_dot_product_of_parameters_and_features() {
+        let w = YariWeights::embedded();
+        let p = w.to_params();
+        assert_eq!(p.len(), NUM_PARAMS);
+        assert_eq!(YariWeights::from_params(&p), *w);
+        assert_eq!(YariWeights::parse(&w.to_text("round trip")).unwrap(), *w);
+        let mut pos = Position::startpos();
+        let mut seed = 7u64;
+        for _ in 0..120 {
+            let f = YariWeights::features(&pos);
+            let dot: f64 = p.iter().zip(&f).map(|(a, b)| a * b).sum();
+            assert_eq!(dot as i32, w.evaluate(&pos), "{}", pos.to_sfen());
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            pos.do_move(moves[(seed % moves.len() as u64) as usize]);
         }
     }
 

@@ -5,6 +5,7 @@
 
 pub mod nnue;
 pub mod selfplay;
+pub mod yari;
 
 use crate::eval::features::for_each_feature;
 use crate::eval::linear::Weights;
