@@ -160,12 +160,11 @@ impl Position {
             white,
             forced_promotion: self.rules.forced_promotion,
         };
-        for k in 0..8 {
-            let r = pat.range[k];
+        for (&r, &dir) in pat.range.iter().zip(DIRS.iter()) {
             if r == 0 {
                 continue;
             }
-            let d = DIRS[k] * sign;
+            let d = dir * sign;
             let mut t = from as i32;
             for _ in 0..r {
                 t += d;
@@ -192,11 +191,11 @@ impl Position {
             }
         }
         if pat.lion_dirs != 0 {
-            for k in 0..8 {
+            for (k, &dir) in DIRS.iter().enumerate() {
                 if pat.lion_dirs & 1 << k == 0 {
                     continue;
                 }
-                let d = DIRS[k] * sign;
+                let d = dir * sign;
                 let a1 = (from as i32 + d) as usize;
                 if !is_enemy(board[a1], them_bit) {
                     continue;
@@ -257,10 +256,10 @@ impl Position {
     /// Whether `m` is a pass by some piece of the side to move: a lion-power piece going
     /// through an empty square next to it in a lion direction and back.
     fn is_pass_shape(&self, m: Move) -> bool {
-        let from = SQ_TO_MB[m.from_index()] as usize;
+        let from = SQ_TO_MB[m.origin_index()] as usize;
         let Some(mid) = m.mid() else { return false };
         let mid = SQ_TO_MB[mid.index()] as usize;
-        if m.from_index() != m.to_index() || self.board[mid] != 0 || !self.own_piece_at(from) {
+        if m.origin_index() != m.dest_index() || self.board[mid] != 0 || !self.own_piece_at(from) {
             return false;
         }
         let pat = &PATTERNS[(self.board[from] & 63) as usize];
@@ -278,11 +277,11 @@ impl Position {
         if m.mid_code() > 225 || (m.mid_code() != 0 && m.is_promotion()) {
             return false;
         }
-        let from = SQ_TO_MB[m.from_index()] as usize;
+        let from = SQ_TO_MB[m.origin_index()] as usize;
         if !self.own_piece_at(from) {
             return false;
         }
-        let legal = if m.mid().is_some() && m.from_index() == m.to_index() && {
+        let legal = if m.mid().is_some() && m.origin_index() == m.dest_index() && {
             let mid = SQ_TO_MB[m.mid_code() - 1] as usize;
             self.board[mid] == 0
         } {

@@ -211,8 +211,8 @@ impl Position {
     /// Whether `m` (a legal move) leaves a royal of the opponent attacked.
     pub fn gives_check(&self, m: Move) -> bool {
         let mut board = self.board;
-        let from = SQ_TO_MB[m.from_index()] as usize;
-        let to = SQ_TO_MB[m.to_index()] as usize;
+        let from = SQ_TO_MB[m.origin_index()] as usize;
+        let to = SQ_TO_MB[m.dest_index()] as usize;
         let p = board[from];
         if m.mid_code() != 0 {
             board[SQ_TO_MB[m.mid_code() - 1] as usize] = 0;
@@ -274,8 +274,8 @@ impl Position {
     /// Plays `m`, which must be legal here (from the move list or `is_legal_move`).
     pub fn do_move(&mut self, m: Move) {
         let prev = *self.state();
-        let from = SQ_TO_MB[m.from_index()] as usize;
-        let to = SQ_TO_MB[m.to_index()] as usize;
+        let from = SQ_TO_MB[m.origin_index()] as usize;
+        let to = SQ_TO_MB[m.dest_index()] as usize;
         let p = self.board[from];
         let mut key = prev.key ^ SIDE_KEY;
         let mut captured = [0u8; 2];
@@ -319,8 +319,8 @@ impl Position {
         let Some(st) = self.states.pop() else { return };
         self.side = self.side.flip();
         let m = st.last_move;
-        let from = SQ_TO_MB[m.from_index()] as usize;
-        let to = SQ_TO_MB[m.to_index()] as usize;
+        let from = SQ_TO_MB[m.origin_index()] as usize;
+        let to = SQ_TO_MB[m.dest_index()] as usize;
         if to != from {
             let moved = self.board[to];
             let p = if m.is_promotion() { moved - 28 } else { moved };
@@ -372,8 +372,8 @@ impl Position {
     /// The key after `m`, a reversible move (no capture, no promotion).
     #[inline]
     pub(crate) fn key_after_quiet(&self, m: Move) -> u64 {
-        let from = SQ_TO_MB[m.from_index()] as usize;
-        let to = SQ_TO_MB[m.to_index()] as usize;
+        let from = SQ_TO_MB[m.origin_index()] as usize;
+        let to = SQ_TO_MB[m.dest_index()] as usize;
         let mut key = self.state().key ^ SIDE_KEY;
         if to != from {
             let p = self.board[from];
@@ -386,7 +386,7 @@ impl Position {
     /// irreversible move with the same side to move.
     pub(crate) fn repeats(&self, m: Move) -> bool {
         let st = self.state();
-        let from = SQ_TO_MB[m.from_index()] as usize;
+        let from = SQ_TO_MB[m.origin_index()] as usize;
         let p = self.board[from];
         if m.is_promotion() || irreversible_kind(p) {
             return false;
@@ -394,7 +394,8 @@ impl Position {
         if m.mid_code() != 0 && self.board[SQ_TO_MB[m.mid_code() - 1] as usize] != 0 {
             return false;
         }
-        if m.from_index() != m.to_index() && self.board[SQ_TO_MB[m.to_index()] as usize] != 0 {
+        if m.origin_index() != m.dest_index() && self.board[SQ_TO_MB[m.dest_index()] as usize] != 0
+        {
             return false;
         }
         let key = self.key_after_quiet(m);

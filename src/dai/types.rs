@@ -433,12 +433,12 @@ impl Move {
     }
 
     #[inline]
-    pub(crate) const fn from_index(self) -> usize {
+    pub(crate) const fn origin_index(self) -> usize {
         (self.0 & 0xff) as usize
     }
 
     #[inline]
-    pub(crate) const fn to_index(self) -> usize {
+    pub(crate) const fn dest_index(self) -> usize {
         (self.0 >> 8 & 0xff) as usize
     }
 

@@ -23,7 +23,7 @@ pub const fn value(kind: PieceType) -> i32 {
         DrunkElephant | PromotedGoBetween => 420,
         ReverseChariot => 400,
         PromotedIron | PromotedStone | PromotedKnight | PromotedEvilWolf | PromotedAngryBoar
-        | PromotedCatSword | PromotedViolentOx | PromotedFlyingDragon | PromotedPawn => 340,
+        | PromotedCatSword | PromotedViolentOx | PromotedFlyingDragon | PromotedPawn => 360,
         SideMover | PromotedCopper => 500,
         VerticalMover | PromotedSilver => 550,
         Whale => 600,
