@@ -218,6 +218,10 @@ fn lion_double_moves_and_igui_capture_an_adjacent_enemy_first() {
     let mut q = p.clone();
     let m = q.parse_move("8h8g9f").unwrap();
     assert!(q.is_legal_move(m));
+    assert_eq!(
+        q.captured_value(m),
+        dai::value(PieceType::Pawn) + dai::value(PieceType::Gold)
+    );
     let key = q.key();
     q.do_move(m);
     assert!(q.piece_on(sq("8g")).is_none() && q.piece_on(sq("8h")).is_none());
@@ -841,11 +845,14 @@ fn check_invariants(p: &mut Position, rng: &mut Rng) {
     assert!(t.is_disjoint(&q));
     assert_eq!(t.len() + q.len(), all.len());
     assert_eq!(t.union(&q).copied().collect::<BTreeSet<_>>(), all);
-    for &m in &t {
+    for &m in &moves {
         let captures = m.mid().is_some_and(|s| !p.piece_on(s).is_none())
             || m.to()
                 .is_some_and(|s| !p.piece_on(s).is_none() && m.to() != m.from());
-        assert!(captures || m.is_promotion(), "{m} tactical");
+        assert_eq!(captures || m.is_promotion(), t.contains(&m), "{m} tactical");
+        assert_eq!(p.is_capture(m), captures);
+        assert_eq!(p.captured_value(m) > 0, captures);
+        assert_eq!(p.moved_piece(m).color(), p.side_to_move());
     }
     for &m in &moves {
         assert!(p.is_legal_move(m), "{m} in {sfen}");
@@ -993,5 +1000,23 @@ fn fuzzed_sfen_and_move_text_never_panic() {
         if let Err(e) = p.parse_move(&text) {
             assert!(!e.contains('\n'));
         }
+    }
+}
+
+/// Perft speed from the start position (prints; no threshold). Run in a release build:
+/// `cargo test --release --test dai perft_speed -- --ignored --nocapture`.
+#[test]
+#[ignore]
+fn perft_speed() {
+    let mut p = Position::startpos();
+    for &(depth, count) in TABLE {
+        let t = std::time::Instant::now();
+        let n = perft(&mut p, depth);
+        let s = t.elapsed().as_secs_f64();
+        assert_eq!(n, count);
+        eprintln!(
+            "dai perft {depth}: {n} leaves in {s:.3} s, {:.1} M leaves/s",
+            n as f64 / s / 1e6
+        );
     }
 }

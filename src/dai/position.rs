@@ -223,6 +223,39 @@ impl Position {
         self.royal_attacked(&board, self.side.flip())
     }
 
+    /// The piece that `m` moves (none for a value that moves nothing).
+    pub fn moved_piece(&self, m: Move) -> Piece {
+        Piece::from_raw(self.board[SQ_TO_MB[m.origin_index()] as usize] & 127)
+    }
+
+    /// The pieces `m` captures: on its mid square, then on its destination.
+    pub fn captured_pieces(&self, m: Move) -> [Piece; 2] {
+        let at = |mb: usize| Piece::from_raw(self.board[mb] & 127);
+        let mid = match m.mid_code() {
+            0 => Piece::NONE,
+            c => at(SQ_TO_MB[c - 1] as usize),
+        };
+        let to = if m.origin_index() == m.dest_index() {
+            Piece::NONE
+        } else {
+            at(SQ_TO_MB[m.dest_index()] as usize)
+        };
+        [mid, to]
+    }
+
+    pub fn is_capture(&self, m: Move) -> bool {
+        self.captured_pieces(m).iter().any(|p| !p.is_none())
+    }
+
+    /// Exchange value of everything `m` captures (0 for none).
+    pub fn captured_value(&self, m: Move) -> i32 {
+        self.captured_pieces(m)
+            .iter()
+            .filter_map(|p| p.kind())
+            .map(super::value)
+            .sum()
+    }
+
     /// Whether `sq` is attacked by `by` (a capture on it is among `by`'s moves).
     pub fn is_attacked(&self, sq: Square, by: Color) -> bool {
         attacked(&self.board, SQ_TO_MB[sq.index()] as usize, by)
