@@ -303,6 +303,28 @@ fn pass_needs_an_empty_neighbour_and_exists_once_per_position() {
 }
 
 #[test]
+fn igui_on_one_piece_is_one_move_whoever_makes_it() {
+    // A lion (7h) and a soaring eagle (9h, whose forward-right neighbour is 8g) both next to
+    // the pawn on 8g: capturing it in place leaves the same position either way.
+    let p = setup(&with_kings(&[("7h", "L!"), ("9h", "+D"), ("8g", "p")]), "b");
+    let iguis: Vec<Move> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.to() == m.from() && m.mid() == Some(sq("8g")))
+        .collect();
+    assert_eq!(iguis.len(), 1);
+    // The piece on the lower square index (7h) makes it.
+    assert_eq!(iguis[0].to_string(), "7h8g7h");
+    for text in ["7h8g7h", "9h8g9h"] {
+        assert_eq!(p.parse_move(text), Ok(iguis[0]), "{text}");
+    }
+    assert!(!p.is_legal_move(Move::with_mid(sq("9h"), sq("8g"), sq("9h"))));
+    // The eagle still has its own double move through the pawn.
+    assert!(p.parse_move("9h8g7f").is_ok());
+    assert!(p.parse_move("7h8g8f").is_ok());
+}
+
+#[test]
 fn horned_falcon_has_lion_power_straight_forward_only() {
     let p = setup(
         &with_kings(&[("8h", "+H"), ("8g", "p"), ("8f", "g"), ("7g", "p")]),
@@ -1018,5 +1040,379 @@ fn perft_speed() {
             "dai perft {depth}: {n} leaves in {s:.3} s, {:.1} M leaves/s",
             n as f64 / s / 1e6
         );
+    }
+}
+
+// ---- an independent reference generator ---------------------------------------------------------
+//
+// Reads each piece's moves from the Betza text of the rules document, and moves lions by
+// walking every path of one or two king steps (plus jumps), so that counting "by effect" falls
+// out of collecting the distinct resulting boards rather than being designed in.
+
+type Board = Vec<Piece>;
+
+/// Betza text per kind, from the table in the rules document (Black's frame), and the lion
+/// directions as (file, rank) steps.
+fn betza(kind: PieceType) -> (&'static str, &'static [(i32, i32)]) {
+    use PieceType::*;
+    const ALL8: &[(i32, i32)] = &[
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ];
+    match kind {
+        King | CrownPrince => ("K", &[]),
+        DrunkElephant | PromotedGoBetween => ("FfsW", &[]),
+        BlindTiger => ("FbsW", &[]),
+        FerociousLeopard => ("FvW", &[]),
+        Gold => ("WfF", &[]),
+        Silver => ("FfW", &[]),
+        Copper => ("vWfF", &[]),
+        Iron => ("fWfF", &[]),
+        Stone => ("fF", &[]),
+        Knight => ("ffN", &[]),
+        EvilWolf => ("fsWfF", &[]),
+        AngryBoar => ("W", &[]),
+        CatSword => ("F", &[]),
+        ViolentOx => ("W2", &[]),
+        FlyingDragon => ("F2", &[]),
+        GoBetween => ("vW", &[]),
+        Pawn => ("fW", &[]),
+        Lance => ("fR", &[]),
+        ReverseChariot => ("vR", &[]),
+        SideMover => ("sRvW", &[]),
+        VerticalMover => ("vRsW", &[]),
+        Bishop => ("B", &[]),
+        Rook => ("R", &[]),
+        DragonHorse => ("BW", &[]),
+        DragonKing => ("RF", &[]),
+        Kirin => ("FD", &[]),
+        Phoenix => ("WA", &[]),
+        FreeKing => ("Q", &[]),
+        Lion => ("", ALL8),
+        FlyingStag => ("vRK", &[]),
+        WhiteHorse => ("vRfB", &[]),
+        Whale => ("vRbB", &[]),
+        FreeBoar => ("sRB", &[]),
+        FlyingOx => ("vRB", &[]),
+        HornedFalcon => ("BsbR", &[(0, -1)]),
+        SoaringEagle => ("RbB", &[(1, -1), (-1, -1)]),
+        // Promotions into an existing move set.
+        PromotedFerociousLeopard => betza(Bishop),
+        PromotedGold => betza(Rook),
+        PromotedSilver => betza(VerticalMover),
+        PromotedCopper => betza(SideMover),
+        PromotedIron | PromotedStone | PromotedKnight | PromotedEvilWolf | PromotedAngryBoar
+        | PromotedCatSword | PromotedViolentOx | PromotedFlyingDragon | PromotedPawn => betza(Gold),
+        PromotedBishop => betza(DragonHorse),
+        PromotedRook => betza(DragonKing),
+        PromotedKirin => betza(Lion),
+        PromotedPhoenix => betza(FreeKing),
+    }
+}
+
+/// (file step, rank step, range) legs of a Betza text in Black's frame, where forward is rank
+/// minus one; a jump is a leg of range 1 to a non-adjacent square.
+fn legs(text: &str) -> Vec<(i32, i32, i32)> {
+    let mut out = Vec::new();
+    let mut mods = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_ascii_lowercase() {
+            mods.push(c);
+            i += 1;
+            continue;
+        }
+        let mut range = 1;
+        if let Some(d) = chars.get(i + 1).and_then(|d| d.to_digit(10)) {
+            range = d as i32;
+            i += 1;
+        }
+        let (atoms, slide): (&[&str], bool) = match c {
+            'W' => (&["W"], false),
+            'F' => (&["F"], false),
+            'R' => (&["W"], true),
+            'B' => (&["F"], true),
+            'K' => (&["W", "F"], false),
+            'Q' => (&["W", "F"], true),
+            'D' => (&["D"], false),
+            'A' => (&["A"], false),
+            'N' => (&["N"], false),
+            _ => panic!("atom {c}"),
+        };
+        if slide {
+            range = 14;
+        }
+        for atom in atoms {
+            let vectors: Vec<(i32, i32)> = match *atom {
+                "W" => vec![(0, -1), (0, 1), (1, 0), (-1, 0)],
+                "F" => vec![(1, -1), (-1, -1), (1, 1), (-1, 1)],
+                "D" => vec![(0, -2), (0, 2), (2, 0), (-2, 0)],
+                "A" => vec![(2, -2), (-2, -2), (2, 2), (-2, 2)],
+                _ => vec![
+                    (1, -2),
+                    (-1, -2),
+                    (1, 2),
+                    (-1, 2),
+                    (2, -1),
+                    (-2, -1),
+                    (2, 1),
+                    (-2, 1),
+                ],
+            };
+            for (df, dr) in vectors {
+                let keep = if mods.is_empty() {
+                    true
+                } else if mods == "ff" {
+                    dr == -2
+                } else {
+                    mods.chars().any(|m| match m {
+                        'f' => dr < 0,
+                        'b' => dr > 0,
+                        's' => dr == 0,
+                        'v' => df == 0,
+                        _ => panic!("modifier {m}"),
+                    })
+                };
+                if keep {
+                    out.push((df, dr, range));
+                }
+            }
+        }
+        mods.clear();
+        i += 1;
+    }
+    out
+}
+
+fn reference_results(p: &Position) -> std::collections::HashSet<Board> {
+    let us = p.side_to_move();
+    let fwd = if us == Color::Black { 1 } else { -1 };
+    let board: Board = Square::all().map(|s| p.piece_on(s)).collect();
+    let at = |f: i32, r: i32| -> Option<usize> {
+        ((1..=15).contains(&f) && (0..15).contains(&r)).then(|| (r * 15 + f - 1) as usize)
+    };
+    let own = |b: &Board, i: usize| !b[i].is_none() && b[i].color() == us;
+    let rel_rank = |r: i32| if us == Color::Black { r } else { 14 - r };
+    let mut out = std::collections::HashSet::new();
+    for from in Square::all() {
+        let piece = board[from.index()];
+        let Some(kind) = piece.kind() else { continue };
+        if piece.color() != us {
+            continue;
+        }
+        let (f0, r0) = (from.file() as i32, from.rank() as i32);
+        let (text, lion) = betza(kind);
+        let mut targets = Vec::new();
+        for (df, dr, range) in legs(text) {
+            let (df, dr) = (df * fwd, dr * fwd);
+            for n in 1..=range {
+                let Some(t) = at(f0 + df * n, r0 + dr * n) else {
+                    break;
+                };
+                if own(&board, t) {
+                    break;
+                }
+                targets.push(t);
+                if !board[t].is_none() {
+                    break;
+                }
+            }
+        }
+        for t in targets {
+            let capture = !board[t].is_none();
+            let mut b = board.clone();
+            b[from.index()] = Piece::NONE;
+            b[t] = piece;
+            let (rf, rt) = (rel_rank(r0), rel_rank(t as i32 / 15));
+            let chance = kind.promote().is_some()
+                && if capture {
+                    rf <= 4 || rt <= 4
+                } else {
+                    rf > 4 && rt <= 4
+                };
+            let forced = chance
+                && match kind {
+                    PieceType::Pawn | PieceType::Lance | PieceType::Iron | PieceType::Stone => {
+                        rt == 0
+                    }
+                    PieceType::Knight => rt <= 1,
+                    _ => false,
+                };
+            if chance {
+                let mut up = b.clone();
+                up[t] = Piece::new(kind.promote().unwrap(), us);
+                out.insert(up);
+            }
+            if !forced {
+                out.insert(b);
+            }
+        }
+        // Lion powers: one or two king steps along the lion directions (any direction for the
+        // second step of a full lion, straight on otherwise), a jump to distance two, and back.
+        let full = lion.len() == 8;
+        for &(df, dr) in lion {
+            let (df, dr) = (df * fwd, dr * fwd);
+            let Some(s1) = at(f0 + df, r0 + dr) else {
+                continue;
+            };
+            // A horned falcon or soaring eagle goes straight on or back (igui, pass).
+            let seconds: Vec<(i32, i32)> = if full {
+                lion.to_vec()
+            } else {
+                vec![(df * fwd, dr * fwd), (-df * fwd, -dr * fwd)]
+            };
+            if !own(&board, s1) {
+                let mut b = board.clone();
+                b[from.index()] = Piece::NONE;
+                b[s1] = piece;
+                out.insert(b);
+                for (ef, er) in seconds.iter().map(|&(a, b)| (a * fwd, b * fwd)) {
+                    let Some(s2) = at(f0 + df + ef, r0 + dr + er) else {
+                        continue;
+                    };
+                    let mut b = board.clone();
+                    b[from.index()] = Piece::NONE;
+                    b[s1] = Piece::NONE;
+                    if s2 == from.index() {
+                        b[s2] = piece;
+                        out.insert(b);
+                    } else if !own(&board, s2) {
+                        b[s2] = piece;
+                        out.insert(b);
+                    }
+                }
+            }
+            // The jump over the first square.
+            if let Some(s2) = at(f0 + 2 * df, r0 + 2 * dr)
+                && !own(&board, s2)
+            {
+                let mut b = board.clone();
+                b[from.index()] = Piece::NONE;
+                b[s2] = piece;
+                out.insert(b);
+            }
+        }
+        if full {
+            for (df, dr) in [
+                (1, 2),
+                (-1, 2),
+                (1, -2),
+                (-1, -2),
+                (2, 1),
+                (-2, 1),
+                (2, -1),
+                (-2, -1),
+            ] {
+                if let Some(t) = at(f0 + df, r0 + dr)
+                    && !own(&board, t)
+                {
+                    let mut b = board.clone();
+                    b[from.index()] = Piece::NONE;
+                    b[t] = piece;
+                    out.insert(b);
+                }
+            }
+        }
+    }
+    out
+}
+
+fn compare_with_reference(p: &mut Position) {
+    p.set_rules(Rules {
+        repetition: RepetitionRule::Off,
+        ..Rules::default()
+    });
+    let sfen = p.to_sfen();
+    let want = reference_results(p);
+    let mut got = std::collections::HashMap::new();
+    let moves = p.legal_moves();
+    for &m in &moves {
+        p.do_move(m);
+        let b: Board = Square::all().map(|s| p.piece_on(s)).collect();
+        p.undo_move();
+        if let Some(other) = got.insert(b, m) {
+            panic!("{other} and {m} have one effect in {sfen}");
+        }
+    }
+    let got: std::collections::HashSet<Board> = got.into_keys().collect();
+    if got != want {
+        let show = |b: &Board| {
+            Square::all()
+                .filter(|s| b[s.index()] != p.piece_on(*s))
+                .map(|s| format!("{s}={}", b[s.index()]))
+                .collect::<Vec<_>>()
+                .join(",")
+        };
+        let missing: Vec<String> = want.difference(&got).map(show).collect();
+        let extra: Vec<String> = got.difference(&want).map(show).collect();
+        panic!("{sfen}\nmissing {missing:?}\nextra {extra:?}");
+    }
+}
+
+/// A random position: kings plus a random number of random pieces of both colours.
+fn random_position(rng: &mut Rng) -> Position {
+    let mut cells: Vec<Option<Piece>> = vec![None; 225];
+    let n = 10 + rng.below(120);
+    for _ in 0..n {
+        let kind = PieceType::ALL[rng.below(55)];
+        let color = Color::ALL[rng.below(2)];
+        cells[rng.below(225)] = Some(Piece::new(kind, color));
+    }
+    let mut ranks = Vec::new();
+    for r in 0..15 {
+        let mut s = String::new();
+        let mut run = 0;
+        for f in (1..=15).rev() {
+            match cells[r * 15 + f - 1] {
+                None => run += 1,
+                Some(p) => {
+                    if run > 0 {
+                        s += &run.to_string();
+                        run = 0;
+                    }
+                    s += &p.to_string();
+                }
+            }
+        }
+        if run > 0 {
+            s += &run.to_string();
+        }
+        ranks.push(s);
+    }
+    let side = if rng.below(2) == 0 { "b" } else { "w" };
+    pos(&format!("{} {side} - 1", ranks.join("/")))
+}
+
+#[test]
+fn moves_match_a_reference_generator_read_from_the_rules_table() {
+    let mut rng = Rng(0x0dd_ba11_cafe_f00d);
+    for _ in 0..1500 {
+        let mut p = random_position(&mut rng);
+        compare_with_reference(&mut p);
+    }
+    // And positions from play.
+    let mut p = Position::startpos();
+    for _ in 0..300 {
+        compare_with_reference(&mut p);
+        let moves = p.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let mut tactical = Vec::new();
+        p.captures(&mut tactical);
+        let m = if !tactical.is_empty() && rng.below(3) > 0 {
+            tactical[rng.below(tactical.len())]
+        } else {
+            moves[rng.below(moves.len())]
+        };
+        p.do_move(m);
     }
 }

@@ -200,7 +200,9 @@ impl Position {
                 if !is_enemy(board[a1], them_bit) {
                     continue;
                 }
-                g.push_lion(from, a1, from);
+                if self.igui_owner(a1) == Some(from) {
+                    g.push_lion(from, a1, from);
+                }
                 if pat.full_lion {
                     for &d2 in DIRS.iter() {
                         let a2 = (a1 as i32 + d2) as usize;
@@ -235,6 +237,29 @@ impl Position {
         best.map(|(from, mid)| Move::with_mid(sq(from), sq(mid), sq(from)))
     }
 
+    /// Whether the piece on `from` (of the side to move) has lion power towards the adjacent
+    /// cell `target`.
+    fn lion_reaches(&self, from: usize, target: usize) -> bool {
+        let c = self.board[from];
+        if c == 0 || c & 128 != 0 || c & WHITE_BIT != color_bit(self.side) {
+            return false;
+        }
+        let pat = &PATTERNS[(c & 63) as usize];
+        let sign = if self.side == Color::White { -1 } else { 1 };
+        (0..8).any(|k| {
+            pat.lion_dirs & 1 << k != 0 && (from as i32 + DIRS[k] * sign) as usize == target
+        })
+    }
+
+    /// The piece that makes the one igui on the enemy on cell `victim`: every igui on it leaves
+    /// the same position, so the piece with lion power towards it on the lowest square does.
+    pub(crate) fn igui_owner(&self, victim: usize) -> Option<usize> {
+        DIRS.iter()
+            .map(|&d| (victim as i32 + d) as usize)
+            .filter(|&n| self.lion_reaches(n, victim))
+            .min_by_key(|&n| MB_TO_SQ[n])
+    }
+
     /// The first empty square next to the piece on `from` in one of its lion directions.
     fn pass_square(&self, from: usize) -> Option<usize> {
         let pat = &PATTERNS[(self.board[from] & 63) as usize];
@@ -256,16 +281,11 @@ impl Position {
     /// Whether `m` is a pass by some piece of the side to move: a lion-power piece going
     /// through an empty square next to it in a lion direction and back.
     fn is_pass_shape(&self, m: Move) -> bool {
-        let from = SQ_TO_MB[m.origin_index()] as usize;
         let Some(mid) = m.mid() else { return false };
         let mid = SQ_TO_MB[mid.index()] as usize;
-        if m.origin_index() != m.dest_index() || self.board[mid] != 0 || !self.own_piece_at(from) {
-            return false;
-        }
-        let pat = &PATTERNS[(self.board[from] & 63) as usize];
-        let sign = if self.side == Color::White { -1 } else { 1 };
-        (0..8)
-            .any(|k| pat.lion_dirs & 1 << k != 0 && (from as i32 + DIRS[k] * sign) as usize == mid)
+        m.origin_index() == m.dest_index()
+            && self.board[mid] == 0
+            && self.lion_reaches(SQ_TO_MB[m.origin_index()] as usize, mid)
     }
 
     /// Whether any 32-bit value `m` is a legal move here.
@@ -319,6 +339,22 @@ impl Position {
                 Some(p) if self.is_legal_move(p) => Ok(p),
                 _ => Err(format!("illegal dai move {t}: passing repeats a position")),
             };
+        }
+        // Igui by any piece that can make it is the position's one igui on that piece.
+        if let Some(mid) = m.mid()
+            && m.origin_index() == m.dest_index()
+        {
+            let from = SQ_TO_MB[m.origin_index()] as usize;
+            let victim = SQ_TO_MB[mid.index()] as usize;
+            if is_enemy(self.board[victim], color_bit(self.side.flip()))
+                && self.lion_reaches(from, victim)
+                && let Some(owner) = self.igui_owner(victim)
+            {
+                let canonical = Move::with_mid(sq(owner), mid, sq(owner));
+                if self.is_legal_move(canonical) {
+                    return Ok(canonical);
+                }
+            }
         }
         if self.is_legal_move(m) {
             Ok(m)
