@@ -1281,10 +1281,8 @@ fn reference_results(p: &Position) -> std::collections::HashSet<Board> {
                     let mut b = board.clone();
                     b[from.index()] = Piece::NONE;
                     b[s1] = Piece::NONE;
-                    if s2 == from.index() {
-                        b[s2] = piece;
-                        out.insert(b);
-                    } else if !own(&board, s2) {
+                    // Back to the start (igui, pass) or on to a square not our own.
+                    if s2 == from.index() || !own(&board, s2) {
                         b[s2] = piece;
                         out.insert(b);
                     }
