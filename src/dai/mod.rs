@@ -12,8 +12,29 @@
 //! pieces leave the game). Attack tests (check) look outwards from the target square, so they
 //! need no attack tables either.
 //!
+//! Measured with `cargo test --release --test dai perft_speed -- --ignored --nocapture` on a
+//! shared, loaded 2-core machine: perft 4 from the start position (25,421,252 leaves) in about
+//! 0.5 s with bulk counting (45-58 M leaves/s), 1.1 s with make and unmake at every leaf
+//! (22 M nodes/s).
+//!
 //! Moves are 32-bit [`Move`] values (from, to, an optional mid square, promotion); a lion's
 //! double move, igui and pass are the moves with a mid square.
+//!
+//! # Counting moves by effect
+//! The move list holds one move per distinct resulting position, as the perft tables count:
+//! a lion's double move only when its first step captures (a first step to an empty square
+//! ends where a step or jump ends), one pass per position (by the lion-power piece on the
+//! lowest square, through its first empty neighbour), one igui per captured piece (by the
+//! lowest of the pieces that could make it), and both choices where promotion is optional.
+//! `parse_move` reads any pass or igui text as that one move.
+//!
+//! # Rule flags ([`Rules`])
+//! - `repetition`: [`RepetitionRule::Illegal`] (default, the reference engine's rule: a move
+//!   that recreates a position seen since the last capture, promotion or pawn, lance, knight,
+//!   iron or stone move, with the same side to move, is illegal), `FourfoldDraw` or `Off`
+//!   ([`perft`] always counts with `Off`).
+//! - `forced_promotion`: true (default, the reference rule) makes a pawn, lance, iron or stone
+//!   reaching the last rank, or a knight the last two, promote when it has the chance.
 
 pub mod attacks;
 mod movegen;
