@@ -8,6 +8,7 @@
 pub mod analyze;
 pub mod bench;
 pub mod book;
+pub mod dai;
 pub mod eval;
 pub mod game;
 pub mod kifu;
