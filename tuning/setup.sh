@@ -13,6 +13,7 @@ cd "$(dirname "$0")/.."
 missing=()
 [ -x /usr/games/gpsusi ] || missing+=(gpsshogi)
 [ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
+command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -27,7 +28,7 @@ fi
 .venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest pyffish
 .venv/bin/python -c "import cshogi, shogiarena, pyffish; print('cshogi, shogiarena and pyffish importable')"
 
-# The yari shogi opponent.  Needs node and npm (Debian: apt-get install nodejs npm).
+# The yari shogi opponent, with node and npm (installed above when missing).
 if [ ! -f tuning/node_modules/fairy-stockfish-nnue.wasm/uci.js ]; then
     command -v npm >/dev/null || { echo "npm not found: install nodejs and npm, then rerun" >&2; exit 1; }
     npm ci --prefix tuning --no-audit --no-fund
