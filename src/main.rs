@@ -1,6 +1,6 @@
 //! `kirin`: the USI engine by default, developer tools as subcommands.
 
-use kirin::game::Variant;
+use kirin::game::{GamePosition, Variant};
 use kirin::shogi::{Position, perft};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -108,24 +108,23 @@ fn usage_error(why: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// A position from command-line words; none means the start position, and a leading
-/// `sfen` is allowed so a USI `position` argument can be pasted as is.
-fn position_from_args(words: &[&str]) -> Result<Position, String> {
+/// A position of `variant` from command-line words; none means the start position, and a
+/// leading `sfen` is allowed so a USI `position` argument can be pasted as is.
+fn game_position_from_args(variant: Variant, words: &[&str]) -> Result<GamePosition, String> {
     let words = match words {
         ["sfen", rest @ ..] => rest,
-        ["startpos"] | [] => return Ok(Position::startpos()),
+        ["startpos"] | [] => return Ok(GamePosition::startpos(variant)),
         words => words,
     };
-    Position::from_sfen(&words.join(" ")).map_err(|e| format!("bad sfen: {e}"))
+    GamePosition::from_sfen(variant, &words.join(" ")).map_err(|e| format!("bad sfen: {e}"))
 }
 
-fn yari_position_from_args(words: &[&str]) -> Result<kirin::yari::Position, String> {
-    let words = match words {
-        ["sfen", rest @ ..] => rest,
-        ["startpos"] | [] => return Ok(kirin::yari::Position::startpos()),
-        words => words,
-    };
-    kirin::yari::Position::from_sfen(&words.join(" ")).map_err(|e| format!("bad sfen: {e}"))
+/// A standard-shogi position from command-line words.
+fn position_from_args(words: &[&str]) -> Result<Position, String> {
+    match game_position_from_args(Variant::Standard, words)? {
+        GamePosition::Standard(p) => Ok(p),
+        _ => Err("not a standard shogi position".into()),
+    }
 }
 
 fn perft_command(variant: Variant, args: &[&str]) -> ExitCode {
@@ -138,12 +137,10 @@ fn perft_command(variant: Variant, args: &[&str]) -> ExitCode {
     };
     let words = args.get(1..).unwrap_or_default();
     let t = Instant::now();
-    let divided = match variant {
-        Variant::Standard => position_from_args(words).map(|mut p| perft::divide(&mut p, depth)),
-        Variant::Yari => {
-            yari_position_from_args(words).map(|mut p| kirin::yari::divide(&mut p, depth))
-        }
-    };
+    let divided = game_position_from_args(variant, words).map(|pos| match pos {
+        GamePosition::Standard(mut p) => perft::divide(&mut p, depth),
+        GamePosition::Yari(mut p) => kirin::yari::divide(&mut p, depth),
+    });
     let divided = match divided {
         Ok(divided) => divided,
         Err(e) => {

@@ -7,6 +7,7 @@
 //! move, 14 a slide), a set of jumps within the 5x5 square round it, and its lion powers.
 
 use super::types::{FILES, PieceType, RANKS, SQUARES};
+use crate::shogi::zobrist::key_table;
 
 pub(crate) const STRIDE: i32 = 17;
 pub(crate) const MAILBOX: usize = 17 * 20;
@@ -344,31 +345,8 @@ pub(crate) const fn relative_rank(rank: u8, white: bool) -> u8 {
 
 // ---- Zobrist keys --------------------------------------------------------------------------
 
-const fn splitmix(state: u64) -> (u64, u64) {
-    let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    let mut z = s;
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    (s, z ^ (z >> 31))
-}
-
 /// One key per piece byte (kind and colour bit, below 128) and square; bit 0 is the side to
 /// move's, so board keys leave it clear.
-pub(crate) static ZOBRIST: [[u64; SQUARES]; 128] = {
-    let mut t = [[0u64; SQUARES]; 128];
-    let mut state = 0x6461_6973_686f_6769u64;
-    let mut p = 0;
-    while p < 128 {
-        let mut sq = 0;
-        while sq < SQUARES {
-            let (s, v) = splitmix(state);
-            state = s;
-            t[p][sq] = v & !1;
-            sq += 1;
-        }
-        p += 1;
-    }
-    t
-};
+pub(crate) static ZOBRIST: [[u64; SQUARES]; 128] = key_table(0x6461_6973_686f_6769);
 
 pub(crate) const SIDE_KEY: u64 = 1;

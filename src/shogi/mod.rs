@@ -14,7 +14,7 @@ pub mod see;
 mod sfen;
 mod text;
 pub mod types;
-mod zobrist;
+pub(crate) mod zobrist;
 
 pub use bitboard::Bitboard;
 pub use error::{MoveError, SfenError};

@@ -11,43 +11,27 @@ const fn splitmix(state: u64) -> (u64, u64) {
     (s, z ^ (z >> 31))
 }
 
-const fn build_board() -> [[u64; 81]; Piece::NUM] {
-    let mut t = [[0u64; 81]; Piece::NUM];
-    let mut state = 0x6b69_7269_6e00_0001u64;
-    let mut p = 0;
-    while p < Piece::NUM {
-        let mut sq = 0;
-        while sq < 81 {
+/// `N` x `M` keys drawn in row order from `seed`, with bit 0 clear: it is reserved for the side
+/// to move. Every game's tables (standard, yari, dai) are made here, each from its own seed.
+pub(crate) const fn key_table<const N: usize, const M: usize>(seed: u64) -> [[u64; M]; N] {
+    let mut t = [[0u64; M]; N];
+    let mut state = seed;
+    let mut i = 0;
+    while i < N {
+        let mut j = 0;
+        while j < M {
             let (s, v) = splitmix(state);
             state = s;
-            // Bit 0 is reserved for the side to move.
-            t[p][sq] = v & !1;
-            sq += 1;
+            t[i][j] = v & !1;
+            j += 1;
         }
-        p += 1;
+        i += 1;
     }
     t
 }
 
-const fn build_hand() -> [[u64; 8]; 2] {
-    let mut t = [[0u64; 8]; 2];
-    let mut state = 0x6b69_7269_6e00_0002u64;
-    let mut c = 0;
-    while c < 2 {
-        let mut pt = 0;
-        while pt < 8 {
-            let (s, v) = splitmix(state);
-            state = s;
-            t[c][pt] = v & !1;
-            pt += 1;
-        }
-        c += 1;
-    }
-    t
-}
-
-static BOARD: [[u64; 81]; Piece::NUM] = build_board();
-static HAND: [[u64; 8]; 2] = build_hand();
+static BOARD: [[u64; 81]; Piece::NUM] = key_table(0x6b69_7269_6e00_0001);
+static HAND: [[u64; 8]; 2] = key_table(0x6b69_7269_6e00_0002);
 
 /// White to move is bit 0 of the board key, so the side is recoverable from any key.
 pub const SIDE: u64 = 1;

@@ -284,7 +284,7 @@ impl Engine {
             Command::SetOption { name, value } => {
                 // The game only decides how later `position` lines read, so it changes at
                 // once: a `position` sent after it must not be read in the old game.
-                let variant = ["UCI_Variant", "USI_Variant"]
+                let variant = options::VARIANT_OPTIONS
                     .iter()
                     .any(|n| n.eq_ignore_ascii_case(name.trim()));
                 if self.is_idle() || variant {

@@ -74,6 +74,10 @@ struct Spec {
 const MAX_HASH_MB: i64 = 32 * 1024;
 const MAX_THREADS: i64 = 256;
 
+/// The options that select the game: Fairy-Stockfish's GUIs send `UCI_Variant`; `USI_Variant`
+/// is the same option under the protocol's own prefix.
+pub const VARIANT_OPTIONS: [&str; 2] = ["UCI_Variant", "USI_Variant"];
+
 const ENTERING_KING_RULES: [&str; 6] = [
     EnteringKingRule::NAMES[0].0,
     EnteringKingRule::NAMES[1].0,
@@ -286,15 +290,14 @@ fn specs() -> Vec<Spec> {
             kind: Kind::Filename(""),
             set: |o, v| o.eval_file = text(v),
         },
-        // The game. Fairy-Stockfish's GUIs send `UCI_Variant`; `USI_Variant` is the same
-        // option under the protocol's own prefix.
+        // The game; see `VARIANT_OPTIONS`.
         Spec {
-            name: "UCI_Variant",
+            name: VARIANT_OPTIONS[0],
             kind: Kind::Combo(Variant::Standard.name(), &Variant::NAMES),
             set: set_variant,
         },
         Spec {
-            name: "USI_Variant",
+            name: VARIANT_OPTIONS[1],
             kind: Kind::Combo(Variant::Standard.name(), &Variant::NAMES),
             set: set_variant,
         },
