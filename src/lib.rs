@@ -11,6 +11,7 @@ pub mod book;
 pub mod dai;
 pub mod eval;
 pub mod game;
+pub mod judge;
 pub mod kifu;
 pub mod search;
 pub mod shogi;

@@ -19,6 +19,9 @@ usage:
   kirin analyze [OPTIONS] PATH...
                                analyse game records (`kirin analyze --help` for options)
   kirin book ...               opening book tools (`kirin book help`)
+  kirin judge [--variant dai] [OPTIONS]
+                               dai shogi rules as a line service for referees
+                               (`kirin judge --help`)
   kirin --help                 this text
 
 Logs go to stderr; set RUST_LOG=debug for more.";
@@ -51,6 +54,11 @@ fn main() -> ExitCode {
             ExitCode::SUCCESS
         }
         ["book", rest @ ..] => kirin::book::cli::main(rest),
+        ["judge", "help" | "--help" | "-h"] => {
+            println!("usage:\n{}", kirin::judge::USAGE);
+            ExitCode::SUCCESS
+        }
+        ["judge", rest @ ..] => kirin::judge::main(rest),
         ["--help" | "-h" | "help"] => {
             println!("{USAGE}");
             ExitCode::SUCCESS
