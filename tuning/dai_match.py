@@ -1,0 +1,906 @@
+#!/usr/bin/env python3
+"""kirin dai shogi referee: kirin's rules judge every move; HaChu (XBoard) and USI engines play.
+
+Plays engine A against engine B in dai shogi from seeded random openings (random legal plies from
+the start position), each opening twice with colours swapped, and reports W/D/L from A's point of
+view, Elo (trinomial and pentanomial, from tuning/match.py) and each engine's faults.  Engines are
+HaChu (`/usr/games/hachu`, XBoard protocol, `variant dai`) or USI engines (kirin with
+`setoption name UCI_Variant value daishogi`).
+
+Rules authority: `kirin judge` (src/judge.rs), kirin's own dai rules as a line service.  Every move
+is checked by it; an illegal or unparseable move, a crash or a late move loses.  Every move is also
+given to each HaChu in the game (both of them in a HaChu-HaChu game), and HaChu must accept it: a
+refusal (`Illegal move`) ends the game as a loss for the mover and is reported as a disagreement.
+So with HaChu against itself every HaChu move is checked by kirin's rules, and with kirin against
+HaChu every kirin move is checked by HaChu.  The cross-check also compares end-of-game verdicts
+(HaChu resigns when every move loses its king; the judge says `mated` there) and, with --lift N,
+HaChu's move highlighting (XBoard `lift`) of N pieces per position with the judge's `targets`.
+
+End of game (kirin's rules, ../shared/docs/dai.md): all royals of a side captured, a side without a
+move, or the ply cap (a draw).  Royals left en prise: there is no duty to leave check, so by the rules
+the game goes on until the royals are taken; but HaChu, once a side has left its last royal
+capturable, refuses every further move in force mode (the capture included).  The referee therefore
+ends the game as soon as the side to move can capture all of the opponent's royals (judge state
+`en-prise`): the side to move wins ("royal en prise").  A resignation or a result claim by HaChu is
+compared with the judge's state.
+
+See tuning/README.md ("Dai shogi against HaChu") for the commands.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import datetime as dt
+import json
+import os
+import queue
+import random
+import re
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+TUNING = Path(__file__).resolve().parent
+REPO = TUNING.parent
+sys.path.insert(0, str(TUNING))
+
+import match as M  # noqa: E402  (statistics, USI Engine, EngineSpec, Tally, summary)
+
+HACHU = "/usr/games/hachu"
+BLACK, WHITE = 0, 1
+COLOUR = {BLACK: "black", WHITE: "white", None: "draw"}
+FILES = 15
+
+
+def data_dir() -> Path:
+    return Path(os.environ.get("KIRIN_DATA", str(Path.home() / "kirin-data")))
+
+
+# ----------------------------------------------------------------------------------------------
+# Notation.  kirin (../shared/docs/dai.md): files 1-15 from Black's right to left, ranks a-o from
+# White's side: `8k8j`, promotion `8k8j+`, lion moves from-mid-to `8h8g9f`, igui and pass
+# from-mid-from.  HaChu: file letters a-o from Black's left, ranks 1-15 from Black's side: `h5h6`,
+# `h5h6+` (or `=` for a declined promotion), a lion's double move as two legs `h8h9,h9g10`, and a
+# pass as `@@@@` or as a step and back.
+# ----------------------------------------------------------------------------------------------
+class NotationError(ValueError):
+    pass
+
+
+KIRIN_SQ = re.compile(r"(1[0-5]|[1-9])([a-o])")
+HACHU_SQ = re.compile(r"([a-o])(1[0-5]|[1-9])")
+
+
+def hachu_to_kirin_square(text: str) -> str:
+    m = HACHU_SQ.fullmatch(text)
+    if not m:
+        raise NotationError(f"bad HaChu square {text!r}")
+    file = FILES - (ord(m.group(1)) - ord("a"))
+    rank = chr(ord("a") + FILES - int(m.group(2)))
+    return f"{file}{rank}"
+
+
+def kirin_to_hachu_square(text: str) -> str:
+    m = KIRIN_SQ.fullmatch(text)
+    if not m:
+        raise NotationError(f"bad kirin square {text!r}")
+    letter = chr(ord("a") + FILES - int(m.group(1)))
+    rank = FILES - (ord(m.group(2)) - ord("a"))
+    return f"{letter}{rank}"
+
+
+def _squares(text: str, pattern: re.Pattern) -> list:
+    """The squares of `text` in order; NotationError unless the text is squares only."""
+    out, at = [], 0
+    while at < len(text):
+        m = pattern.match(text, at)
+        if not m:
+            raise NotationError(f"bad move text {text!r}")
+        out.append(m.group(0))
+        at = m.end()
+    return out
+
+
+def hachu_to_kirin(move: str) -> str:
+    """A HaChu move (`h5h6`, `h5h6+`, `h5h6=`, `h8h9,h9g10`, `@@@@`) in kirin's notation."""
+    if move == "@@@@":
+        return "pass"
+    promote = move.endswith("+")
+    body = move[:-1] if move[-1:] in "+=" else move
+    legs = body.split(",")
+    if len(legs) not in (1, 2):
+        raise NotationError(f"bad HaChu move {move!r}")
+    squares = []
+    for leg in legs:
+        sq = _squares(leg, HACHU_SQ)
+        if len(sq) != 2:
+            raise NotationError(f"bad HaChu move {move!r}: each leg is two squares")
+        squares.append(sq)
+    if len(legs) == 2:
+        if squares[0][1] != squares[1][0]:
+            raise NotationError(f"bad HaChu move {move!r}: the second leg must start where the first ends")
+        if promote:
+            raise NotationError(f"bad HaChu move {move!r}: a double move does not promote")
+        path = [squares[0][0], squares[0][1], squares[1][1]]
+    else:
+        path = squares[0]
+    return "".join(hachu_to_kirin_square(s) for s in path) + ("+" if promote else "")
+
+
+def kirin_to_hachu(move: str, occupied=None) -> str:
+    """A kirin move (two or three squares, optional `+`, or `pass`) in HaChu's notation.  HaChu
+    takes a pass only as `@@@@`, so a step and back through an empty square needs `occupied`
+    (the occupied squares, kirin notation) to tell it from an igui; without it, it is an igui."""
+    if move == "pass":
+        return "@@@@"
+    promote = move.endswith("+")
+    body = move[:-1] if promote else move
+    kirin_sq = _squares(body, KIRIN_SQ)
+    sq = [kirin_to_hachu_square(s) for s in kirin_sq]
+    if len(sq) == 2:
+        return sq[0] + sq[1] + ("+" if promote else "")
+    if len(sq) == 3 and not promote:
+        if occupied is not None and sq[0] == sq[2] and kirin_sq[1] not in occupied:
+            return "@@@@"
+        return f"{sq[0]}{sq[1]},{sq[1]}{sq[2]}"
+    raise NotationError(f"bad kirin move {move!r}")
+
+
+def parse_highlight(line: str) -> set:
+    """The marked squares (kirin notation) of a HaChu `highlight <board>` line: 15 rows from rank 15
+    (top) down, files a-o from the left, digits for runs of unmarked squares, a colour letter on
+    each marked one."""
+    rows = line.split()[1].split("/")
+    if len(rows) != FILES:
+        raise NotationError(f"bad highlight {line!r}")
+    marked = set()
+    for i, row in enumerate(rows):
+        rank, file = FILES - i, 0
+        for tok in re.findall(r"\d+|.", row):
+            if tok.isdigit():
+                file += int(tok)
+            else:
+                marked.add(hachu_to_kirin_square(f"{chr(ord('a') + file)}{rank}"))
+                file += 1
+        if file != FILES:
+            raise NotationError(f"bad highlight row {row!r}")
+    return marked
+
+
+def sfen_pieces(sfen: str, colour: int) -> list:
+    """Squares (kirin notation) of `colour`'s pieces in a dai SFEN (uppercase is Black)."""
+    return [sq for sq, p in sfen_board(sfen).items()
+            if (BLACK if p.lstrip("+")[0].isupper() else WHITE) == colour]
+
+
+# ----------------------------------------------------------------------------------------------
+# The judge: `kirin judge`, one request line, one answer line.
+# ----------------------------------------------------------------------------------------------
+class JudgeError(RuntimeError):
+    pass
+
+
+def default_judge() -> str:
+    return os.environ.get("KIRIN_JUDGE", M.kirin_default_path())
+
+
+class Judge:
+    def __init__(self, binary: str | None = None, timeout: float = 60.0):
+        self.cmd = [binary or default_judge(), "judge", "--variant", "dai"]
+        self.timeout = timeout
+        try:
+            self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.PIPE, text=True, bufsize=1)
+        except OSError as e:
+            raise JudgeError(f"cannot start {self.cmd[0]}: {e} (build kirin: cargo build --release)") from e
+        self.q: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.lock = threading.Lock()
+        probe = self.ask("check startpos")
+        if probe != "ok ongoing":
+            raise JudgeError(f"{self.cmd[0]} does not judge dai shogi (answered {probe!r}); "
+                             "build kirin: cargo build --release")
+        self.start_sfen = self.ask("sfen startpos")[len("sfen "):]
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.q.put(line.rstrip("\n"))
+        self.q.put(None)
+
+    def ask(self, request: str) -> str:
+        with self.lock:
+            try:
+                self.proc.stdin.write(request + "\n")
+                self.proc.stdin.flush()
+            except (BrokenPipeError, OSError) as e:
+                raise JudgeError(f"judge gone: {e}") from e
+            try:
+                line = self.q.get(timeout=self.timeout)
+            except queue.Empty:
+                raise JudgeError(f"judge silent on {request[:80]!r}") from None
+            if line is None:
+                self.q.put(None)
+                raise JudgeError(f"judge exited on {request[:80]!r}")
+            return line
+
+    @staticmethod
+    def position(moves: list) -> str:
+        return "startpos" + (" moves " + " ".join(moves) if moves else "")
+
+    def check(self, moves: list) -> list:
+        """The answer's words: ['ok', state...] or ['illegal', ply, move, reason...]."""
+        return self.ask("check " + self.position(moves)).split()
+
+    def canonical(self, moves: list) -> list:
+        a = self.ask("canonical " + self.position(moves)).split()
+        if a[:1] != ["canonical"]:
+            raise JudgeError(f"canonical of accepted moves failed: {' '.join(a)}")
+        return a[1:]
+
+    def legal(self, moves: list) -> list:
+        a = self.ask("legal " + self.position(moves)).split()
+        if a[:1] != ["legal"]:
+            raise JudgeError(" ".join(a))
+        return a[1:]
+
+    def targets(self, square: str, moves: list) -> set:
+        a = self.ask(f"targets {square} " + self.position(moves)).split()
+        if a[:1] != ["targets"]:
+            raise JudgeError(" ".join(a))
+        return set(a[2:])
+
+    def sfen(self, moves: list) -> str:
+        return self.ask("sfen " + self.position(moves))[len("sfen "):]
+
+    def close(self):
+        try:
+            self.proc.stdin.write("quit\n")
+            self.proc.stdin.flush()
+            self.proc.wait(timeout=5)
+        except Exception:
+            self.proc.kill()
+
+
+def random_opening(judge: Judge, rng: random.Random, plies: int, tries: int = 100) -> list:
+    """`plies` random legal moves (kirin text) from the start, leaving a game in play."""
+    for _ in range(tries):
+        moves: list = []
+        for _ in range(plies):
+            legal = sorted(judge.legal(moves))
+            if not legal:
+                break
+            moves.append(rng.choice(legal))
+        if len(moves) == plies and judge.check(moves) == ["ok", "ongoing"]:
+            return moves
+    raise RuntimeError(f"no {plies}-ply opening still in play after {tries} tries")
+
+
+# ----------------------------------------------------------------------------------------------
+# Engines.  Both kinds answer `move(moves, ...)` with (kirin text | None, ms, claim, raw text).
+# ----------------------------------------------------------------------------------------------
+@dataclasses.dataclass
+class Spec:
+    name: str
+    kind: str  # "xboard" or "usi"
+    cmd: list
+    depth: int | None = None  # XBoard `sd`
+    st: int | None = None  # XBoard `st` (seconds); default from --movetime
+    memory: int = 64  # XBoard `memory` (MB): HaChu crashes on `go` without it
+    margin_ms: int = 200
+    usi: M.EngineSpec | None = None
+
+    def limit_ms(self, movetime: int) -> float:
+        if self.kind == "xboard" and self.depth is not None:
+            return 60_000.0  # depth-limited: only a hang loses
+        if self.kind == "xboard" and self.st is not None:
+            return self.st * 1000 + self.margin_ms
+        return movetime + self.margin_ms
+
+
+def parse_engine(text: str, margin: int) -> Spec:
+    """`hachu[,depth=N][,st=S][,memory=MB][,name=X][,cmd=...][,margin=MS]` for XBoard engines;
+    anything else is a USI engine in match.py's syntax (kirin, kirin@REV, PATH, then key=value)."""
+    parts = text.split(",")
+    head, kvs = parts[0], parts[1:]
+    if head == "hachu" or head.endswith("/hachu"):
+        spec = Spec("hachu", "xboard", [HACHU if head == "hachu" else head], margin_ms=margin)
+        for kv in kvs:
+            k, _, v = kv.partition("=")
+            if k == "depth":
+                spec.depth = int(v)
+            elif k == "st":
+                spec.st = int(v)
+            elif k == "memory":
+                spec.memory = int(v)
+            elif k == "name":
+                spec.name = v
+            elif k == "cmd":
+                spec.cmd = v.split()
+            elif k == "margin":
+                spec.margin_ms = int(v)
+            else:
+                raise ValueError(f"unknown HaChu key {k!r} in {text!r}")
+        return spec
+    usi = M.parse_engine_spec(text)
+    if not any(kv.startswith("margin=") for kv in kvs):
+        usi.margin_ms = margin
+    return Spec(usi.name, "usi", usi.cmd, margin_ms=usi.margin_ms, usi=usi)
+
+
+RESULT = re.compile(r"^(1-0|0-1|1/2-1/2)\s*(\{.*\})?")
+
+
+class XBoardEngine:
+    """HaChu in force mode: it is told every move (`usermove`) and asked to move with `go`, after
+    which it goes back to force mode.  `ping`/`pong` tells when it has taken a move."""
+
+    def __init__(self, spec: Spec, movetime: int, log_path: Path | None = None):
+        self.spec = spec
+        self.movetime = movetime
+        self.log = open(log_path, "a") if log_path else None
+        try:
+            self.proc = subprocess.Popen(spec.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                         stderr=subprocess.STDOUT, text=True, bufsize=1,
+                                         preexec_fn=M._die_with_parent)
+        except OSError as e:
+            raise M.EngineCrash(f"cannot start {spec.cmd}: {e}") from e
+        self.q: queue.Queue = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.pings = 0
+        self.strays: list = []  # lines nobody asked for (result claims after a move, errors)
+
+    def _read(self):
+        for line in self.proc.stdout:
+            self.q.put((time.monotonic(), line.rstrip("\n")))
+        self.q.put((time.monotonic(), None))
+
+    def send(self, line: str):
+        if self.log:
+            self.log.write(f"> {line}\n")
+        try:
+            self.proc.stdin.write(line + "\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError, ValueError) as e:
+            raise M.EngineCrash(f"{self.spec.name}: write failed ({e})") from e
+
+    def readline(self, deadline: float):
+        """(time, line) of the next line that is not a `#` debug line."""
+        while True:
+            remaining = deadline - time.monotonic()
+            try:
+                t, line = self.q.get(timeout=max(remaining, 0.001))
+            except queue.Empty:
+                raise M.EngineTimeout(self.spec.name) from None
+            if line is None:
+                self.q.put((t, None))
+                raise M.EngineCrash(f"{self.spec.name}: exited (code {self.proc.poll()})")
+            if self.log:
+                self.log.write(f"< {line}\n")
+            if not line.startswith("#"):
+                return t, line
+
+    def sync(self, timeout: float = 30.0) -> list:
+        """Lines up to the answer of a fresh ping."""
+        self.pings += 1
+        self.send(f"ping {self.pings}")
+        deadline = time.monotonic() + timeout
+        out = []
+        while True:
+            _, line = self.readline(deadline)
+            if line == f"pong {self.pings}":
+                return out
+            out.append(line)
+
+    def start(self):
+        self.send("xboard")
+        self.send("protover 2")
+        deadline = time.monotonic() + 30.0
+        while True:
+            _, line = self.readline(deadline)
+            if line.startswith("feature") and "done=1" in line:
+                break
+        # `new` selects chu shogi and drops any depth limit: the variant and limits come after it.
+        for cmd in ("new", "variant dai", f"memory {self.spec.memory}", "easy", "nopost", "force"):
+            self.send(cmd)
+        if self.spec.depth is not None:
+            self.send(f"sd {self.spec.depth}")
+        self.send(f"st {self.spec.st if self.spec.st is not None else max(1, round(self.movetime / 1000))}")
+        self.sync()
+
+    def tell(self, hachu_text: str) -> str | None:
+        """Plays a move on HaChu's board; None if taken, else HaChu's complaint."""
+        self.send(f"usermove {hachu_text}")
+        lines = self.sync()
+        bad = [ln for ln in lines if ln.startswith("Illegal move") or ln.startswith("Error")]
+        self.strays += [ln for ln in lines if ln not in bad]
+        return "; ".join(bad) if bad else None
+
+    def targets(self, square: str) -> set:
+        """The squares HaChu highlights for the piece on `square` (kirin notation)."""
+        h = kirin_to_hachu_square(square)
+        self.send(f"lift {h}")
+        lines = self.sync()
+        self.send(f"put {h}")
+        self.sync()
+        marked = set()
+        for ln in lines:
+            if ln.startswith("highlight "):
+                marked |= parse_highlight(ln)
+        return marked
+
+    def move(self, limit_ms: float, grace_s: float = 3.0):
+        """(kirin text or None, ms, claim or None, HaChu's text).  A claim is a result line or
+        `resign` instead of a move."""
+        self.send("go")
+        t0 = time.monotonic()
+        hard = t0 + limit_ms / 1000.0 + grace_s
+        legs = []
+        try:
+            while True:
+                t, line = self.readline(hard)
+                words = line.split()
+                if words[:1] == ["move"] and len(words) > 1:
+                    legs.append(words[1])
+                    if not words[1].endswith(","):
+                        break
+                elif RESULT.match(line) or words[:1] == ["resign"]:
+                    self.send("force")
+                    return None, (t - t0) * 1000.0, line, None
+                elif line.startswith("Illegal move") or line.startswith("Error"):
+                    self.strays.append(line)
+        except M.EngineTimeout:
+            return None, (time.monotonic() - t0) * 1000.0, None, None
+        self.send("force")
+        raw = "".join(legs)
+        try:
+            return hachu_to_kirin(raw), (t - t0) * 1000.0, None, raw
+        except NotationError:
+            return raw, (t - t0) * 1000.0, None, raw  # the judge will refuse it, by name
+
+    def close(self):
+        try:
+            if self.proc.poll() is None:
+                try:
+                    self.send("quit")
+                except M.EngineError:
+                    pass
+                try:
+                    self.proc.wait(timeout=2.0)
+                except subprocess.TimeoutExpired:
+                    self.proc.kill()
+                    self.proc.wait(timeout=5.0)
+        finally:
+            if self.log:
+                self.log.close()
+
+
+class USIEngine:
+    """A USI engine through match.py's Engine, with `UCI_Variant daishogi` and `go movetime`."""
+
+    def __init__(self, spec: Spec, movetime: int, start_sfen: str, log_path: Path | None = None):
+        self.spec = spec
+        self.movetime = movetime
+        self.start_sfen = start_sfen
+        self.e = M.Engine(spec.usi, log_path)
+
+    def start(self):
+        e = self.e
+        e.send("usi")
+        e.wait_for("usiok", 60.0)
+        e.send("setoption name UCI_Variant value daishogi")
+        for k, v in e.spec.options.items():
+            if k in e.declared_options or k.startswith("USI_"):
+                e.send(f"setoption name {k} value {v}")
+        e.send("isready")
+        e.wait_for("readyok", 60.0)
+        e.new_game()
+
+    def tell(self, hachu_text: str) -> None:
+        return None  # the whole game goes with each `position`
+
+    def move(self, moves: list, limit_ms: float, grace_s: float = 3.0):
+        # An explicit SFEN rather than `startpos`: an engine that ignored the variant option
+        # rejects a 15x15 board instead of quietly playing standard shogi.
+        pos = f"position sfen {self.start_sfen}" + (" moves " + " ".join(moves) if moves else "")
+        e = self.e
+        e.drain()
+        e.send(pos)
+        e.send(f"go movetime {self.movetime}")
+        t0 = time.monotonic()
+        hard = t0 + limit_ms / 1000.0 + grace_s
+        while True:
+            try:
+                t, line = e.readline(hard)
+            except M.EngineTimeout:
+                return None, (time.monotonic() - t0) * 1000.0, None, None
+            toks = line.split()
+            if toks[:1] == ["bestmove"]:
+                tok = toks[1] if len(toks) > 1 else ""
+                if tok == "resign":
+                    return None, (t - t0) * 1000.0, "resign", None
+                return tok, (t - t0) * 1000.0, None, tok
+
+    def close(self, result=None):
+        self.e.close(result)
+
+
+def make_engine(spec: Spec, movetime: int, start_sfen: str, log_path=None):
+    if spec.kind == "xboard":
+        return XBoardEngine(spec, movetime, log_path)
+    return USIEngine(spec, movetime, start_sfen, log_path)
+
+
+# ----------------------------------------------------------------------------------------------
+# One game
+# ----------------------------------------------------------------------------------------------
+LION_POWER = ("L!", "+O", "+H", "+D")  # lion, promoted kirin, horned falcon, soaring eagle
+
+
+def neighbours(square: str) -> list:
+    m = KIRIN_SQ.fullmatch(square)
+    f, r = int(m.group(1)), ord(m.group(2)) - ord("a")
+    return [f"{f + df}{chr(ord('a') + r + dr)}" for df in (-1, 0, 1) for dr in (-1, 0, 1)
+            if (df or dr) and 1 <= f + df <= FILES and 0 <= r + dr < FILES]
+
+
+def compare_moves(judge: Judge, e: XBoardEngine, moves: list, side: int, lift: int, rng: random.Random,
+                  cross: dict, disagree):
+    """HaChu's move highlighting of `lift` random pieces of the side to move against the judge's
+    targets, then every lion-type move (pass, igui, double capture) of every piece with lion
+    power, asked of both: the judge checks it, HaChu is told it and takes it back (`undo`).
+
+    HaChu's highlight leaves out the pass and the igui of horned falcons, soaring eagles and
+    promoted kirin, and marks the lifted square a1 (its square 0) for the piece there even with no
+    move; so the lifted square itself is left out of the highlight comparison and the moves that
+    end there are compared by asking.  The pass is asked once a position, as HaChu writes it
+    (`@@@@`, no piece named)."""
+    pieces = sfen_pieces(judge.sfen(moves), side)
+    for sq in rng.sample(pieces, min(lift, len(pieces))):
+        mine, theirs = judge.targets(sq, moves) - {sq}, e.targets(sq) - {sq}
+        cross["lift_compared"] += 1
+        if mine == theirs:
+            cross["lift_agreed"] += 1
+        else:
+            disagree("lift", f"{sq}: kirin only {sorted(mine - theirs)}, HaChu only {sorted(theirs - mine)}")
+    board = sfen_board(judge.sfen(moves))
+    enemy = {sq for sq, p in board.items() if (p.lstrip("+")[0].isupper()) != (side == BLACK)}
+    texts = []
+    for sq, p in board.items():
+        if sq not in enemy and p in LION_POWER:
+            # igui on an adjacent enemy, and a capture there followed by a second step
+            texts += [(p, sq + n + t) for n in neighbours(sq) if n in enemy for t in neighbours(n)]
+    if any(p in LION_POWER for sq, p in board.items() if sq not in enemy):
+        texts.append(("pass", "pass"))  # HaChu's pass names no piece: `@@@@`
+    for p, text in texts:
+        kirin_ok = judge.check(moves + [text])[0] == "ok"
+        hachu_text = kirin_to_hachu(text, board)
+        hachu_ok = e.tell(hachu_text) is None
+        if hachu_ok:
+            e.send("undo")
+            e.sync()
+        cross["probes"] += 1
+        if kirin_ok == hachu_ok:
+            cross["probes_agreed"] += 1
+        else:
+            disagree("lion move", f"{p} {text} ({hachu_text}): kirin {'legal' if kirin_ok else 'illegal'}, "
+                     f"HaChu {'takes' if hachu_ok else 'refuses'} it")
+
+
+def sfen_board(sfen: str) -> dict:
+    """Square (kirin notation) -> piece text (`P`, `+h`, `L!`) of a dai SFEN."""
+    out = {}
+    for r, row in enumerate(sfen.split()[0].split("/")):
+        file = FILES
+        for tok in re.findall(r"\d+|\+?[A-Za-z]['!]?", row):
+            if tok.isdigit():
+                file -= int(tok)
+                continue
+            out[f"{file}{chr(ord('a') + r)}"] = tok
+            file -= 1
+    return out
+
+
+def claim_winner(claim: str):
+    """The winner a claim line names ('resign' is handled by the caller): 'black', 'white' or
+    'draw'.  XBoard's 1-0 is a win for the side that moves first, Black in shogi."""
+    m = RESULT.match(claim)
+    return {"1-0": "black", "0-1": "white", "1/2-1/2": "draw"}[m.group(1)] if m else None
+
+
+def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies: int, record: Path,
+              lift: int = 0, seed: int = 0, log_dir: Path | None = None) -> dict:
+    """specs: {BLACK: Spec, WHITE: Spec}.  Never raises for engine faults; a judge failure raises.
+    Returns the result, per-engine times, the cross-check counts and every disagreement."""
+    rng = random.Random(seed)
+    moves: list = []  # kirin's canonical text
+    hachu_moves: list = []  # the same moves as HaChu reads them
+    stats = {c: {"moves": 0, "total_ms": 0.0, "max_ms": 0.0, "over_byoyomi": 0} for c in specs}
+    cross = {"judged": 0, "hachu_moves_judged": 0, "told_hachu": 0, "lift_compared": 0, "lift_agreed": 0,
+             "probes": 0, "probes_agreed": 0, "verdicts_compared": 0, "verdicts_agreed": 0}
+    disagreements: list = []
+    engines: dict = {}
+    result = reason = detail = faulty = None
+    times: list = []  # ms per move, None for the opening plies
+
+    def disagree(kind, what):
+        disagreements.append({"kind": kind, "ply": len(moves) + 1, "detail": what,
+                              "position": judge.position(moves)})
+
+    def tell_all(hachu_text: str, skip=None):
+        """Gives the move to every XBoard engine but `skip` (the HaChu that just made it);
+        (who refused, complaint) or None."""
+        for c, e in engines.items():
+            if isinstance(e, XBoardEngine) and c != skip:
+                complaint = e.tell(hachu_text)
+                cross["told_hachu"] += 1
+                if complaint:
+                    return c, complaint
+        return None
+
+    try:
+        for c in (BLACK, WHITE):
+            try:
+                log = (log_dir / f"{record.stem}-{'bw'[c]}-{specs[c].name}.log") if log_dir else None
+                e = make_engine(specs[c], movetime, judge.start_sfen, log)
+                engines[c] = e
+                e.start()
+            except M.EngineError as ex:
+                result, reason, detail, faulty = 1 - c, "crash", f"start: {ex}", c
+                break
+        # The opening: legal by construction (the judge drew it); every HaChu must take it.
+        for u in opening if reason is None else []:
+            try:
+                h = kirin_to_hachu(u, sfen_board(judge.sfen(moves)))
+                refused = tell_all(h)
+            except M.EngineError as ex:
+                result, reason, detail = None, "crash", f"opening: {ex}"
+                break
+            if refused:
+                disagree("refused by HaChu", f"opening move {u} ({h}): {refused[1]}")
+                result, reason, detail = None, "opening refused", f"{u} ({h}): {refused[1]}"
+                break
+            moves.append(u)
+            hachu_moves.append(h)
+        state = judge.check(moves)[1:] if reason is None else []
+        times += [None] * len(moves)
+        while reason is None:
+            c = len(moves) % 2
+            if state[:1] == ["won"] or state[:1] == ["draw"]:
+                result = None if state[0] == "draw" else (BLACK if state[1] == "black" else WHITE)
+                reason = state[-1]
+                break
+            if state == ["en-prise"]:
+                result, reason = c, "royal en prise"
+                break
+            if len(moves) >= max_plies:
+                result, reason = None, "max plies"
+                break
+            e, spec = engines[c], specs[c]
+            if lift and isinstance(e, XBoardEngine):
+                try:
+                    compare_moves(judge, e, moves, c, lift, rng, cross, disagree)
+                except M.EngineCrash as ex:
+                    result, reason, detail, faulty = 1 - c, "crash", f"lift: {ex}", c
+                    break
+            limit = spec.limit_ms(movetime)
+            try:
+                if isinstance(e, XBoardEngine):
+                    tok, ms, claim, raw = e.move(limit)
+                else:
+                    tok, ms, claim, raw = e.move(moves, limit)
+            except M.EngineCrash as ex:
+                result, reason, detail, faulty = 1 - c, "crash", str(ex), c
+                break
+            s = stats[c]
+            s["moves"] += 1
+            s["total_ms"] += ms
+            s["max_ms"] = max(s["max_ms"], ms)
+            s["over_byoyomi"] += ms > movetime
+            times.append(round(ms))
+            if claim is not None:
+                mated = state == ["mated"]
+                winner = COLOUR[1 - c] if claim == "resign" else claim_winner(claim)
+                if isinstance(e, XBoardEngine):
+                    cross["verdicts_compared"] += 1
+                    if winner == COLOUR[1 - c] and mated:
+                        cross["verdicts_agreed"] += 1
+                    else:
+                        disagree("verdict", f"{spec.name} said {claim!r}; judge: {' '.join(state)}")
+                if winner == COLOUR[1 - c]:
+                    result, reason = 1 - c, "resign"
+                    detail = f"{claim} (judge: {' '.join(state)})"
+                else:
+                    result, reason, faulty = 1 - c, "false claim", c
+                    detail = f"{claim} (judge: {' '.join(state)})"
+                break
+            if tok is None:
+                crashed = (e.proc.poll() if isinstance(e, XBoardEngine) else e.e.proc.poll()) is not None
+                result, reason, faulty = 1 - c, ("crash" if crashed else "time"), c
+                detail = f"no move after {ms:.0f} ms (limit {limit:.0f})"
+                break
+            if ms > limit:
+                result, reason, faulty = 1 - c, "time", c
+                detail = f"move {tok} after {ms:.0f} ms (limit {limit:.0f})"
+                break
+            if state == ["mated"] and isinstance(e, XBoardEngine):
+                cross["verdicts_compared"] += 1
+                disagree("verdict", f"judge: mated, but {spec.name} played {raw}")
+            answer = judge.check(moves + [tok])
+            cross["judged"] += 1
+            if isinstance(e, XBoardEngine):
+                cross["hachu_moves_judged"] += 1
+            if answer[0] != "ok":
+                result, reason, faulty = 1 - c, "illegal move", c
+                detail = f"{tok!r}" + (f" (HaChu {raw})" if raw and raw != tok else "") + ": " + " ".join(answer)
+                if isinstance(e, XBoardEngine):
+                    disagree("HaChu move illegal in kirin", detail)
+                break
+            canon = judge.canonical(moves + [tok])[-1]
+            hachu_text = raw if isinstance(e, XBoardEngine) else kirin_to_hachu(canon, sfen_board(judge.sfen(moves)))
+            try:
+                refused = tell_all(hachu_text, skip=c if isinstance(e, XBoardEngine) else None)
+            except M.EngineCrash as ex:
+                who = next((k for k, x in engines.items() if isinstance(x, XBoardEngine)), 1 - c)
+                result, reason, detail, faulty = 1 - who, "crash", str(ex), who
+                break
+            if refused:
+                disagree("refused by HaChu", f"{canon} ({hachu_text}): {refused[1]}")
+                result, reason, faulty = 1 - c, "refused by HaChu", c
+                detail = f"{canon} ({hachu_text}): {refused[1]}"
+                break
+            moves.append(canon)
+            hachu_moves.append(hachu_text)
+            state = answer[1:]
+    finally:
+        for c, e in engines.items():
+            if isinstance(e, XBoardEngine):
+                e.close()
+            else:
+                e.close("draw" if result is None else ("win" if result == c else "lose"))
+    names = [specs[BLACK].name, specs[WHITE].name]
+    res = {
+        "winner": COLOUR[result], "reason": reason, "detail": detail,
+        "faulty": None if faulty is None else COLOUR[faulty],
+        "plies": len(moves), "black": names[0], "white": names[1], "opening_plies": len(opening),
+        "moves": moves, "hachu_moves": hachu_moves, "ms": times,
+        "stats": {COLOUR[c]: stats[c] for c in stats}, "cross": cross, "disagreements": disagreements,
+    }
+    record.write_text(
+        f"# dai shogi, {names[0]} (black) vs {names[1]} (white), {movetime} ms a move\n"
+        f"# opening: {len(opening)} random plies; ms per move (- for opening plies): "
+        + " ".join("-" if t is None else str(t) for t in res["ms"]) + "\n"
+        f"position startpos" + (" moves " + " ".join(moves) if moves else "") + "\n"
+        f"# HaChu: " + " ".join(hachu_moves) + "\n"
+        f"result {res['winner']} ({reason})" + (f": {detail}" if detail else "") + "\n"
+        + "".join(f"# disagreement at ply {d['ply']}: {d['kind']}: {d['detail']}\n" for d in disagreements))
+    return res
+
+
+# ----------------------------------------------------------------------------------------------
+# The match
+# ----------------------------------------------------------------------------------------------
+def check_engine(spec: Spec):
+    cmd0 = spec.cmd[0]
+    if spec.usi and spec.usi.build and not Path(cmd0).exists():
+        M.build_revision(spec.usi.build)
+    if not (Path(cmd0).exists() or M.shutil_which(cmd0)):
+        hint = "install it: bash tuning/setup.sh" if spec.kind == "xboard" else "build kirin: cargo build --release"
+        raise SystemExit(f"{spec.name}: {cmd0} not found ({hint})")
+
+
+def run_match(args) -> dict:
+    a = parse_engine(args.engine, args.margin)
+    b = parse_engine(args.opponent, args.margin)
+    for s in (a, b):
+        check_engine(s)
+    if a.name == b.name:
+        b.name += "-B"
+    judge = Judge(args.judge)
+    pairs = (args.games + 1) // 2
+    rng = random.Random(args.seed)
+    openings = [random_opening(judge, rng, args.random_plies) for _ in range(pairs)]
+    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    out = Path(args.out) if args.out else data_dir() / "dai-match" / f"{stamp}-{a.name}-vs-{b.name}".replace("@", "_")
+    out.mkdir(parents=True, exist_ok=True)
+    meta = {"A": dataclasses.asdict(a), "B": dataclasses.asdict(b), "movetime": args.movetime,
+            "games": args.games, "seed": args.seed, "random_plies": args.random_plies,
+            "openings": [" ".join(o) for o in openings], "max_plies": args.max_plies, "lift": args.lift,
+            "judge": judge.cmd[0], "loadavg_start": os.getloadavg(), "start": stamp}
+    (out / "match.json").write_text(json.dumps(meta, indent=1, default=str))
+    if not args.quiet:
+        print(f"dai shogi: {a.name} vs {b.name}, {args.movetime} ms a move; {args.games} games, "
+              f"{args.random_plies} random plies (seed {args.seed}), ply cap {args.max_plies}, "
+              f"lift {args.lift} pieces a position; records in {out}", flush=True)
+    tally = M.Tally()
+    cross_total: dict = {}
+    disagreements: list = []
+    results = []
+    with open(out / "results.jsonl", "a") as results_f, open(out / "disagreements.jsonl", "a") as dis_f:
+        for i in range(args.games):
+            pair, a_black = i // 2, i % 2 == 0
+            specs = {BLACK: a, WHITE: b} if a_black else {BLACK: b, WHITE: a}
+            res = play_game(judge, specs, openings[pair], args.movetime, args.max_plies,
+                            out / f"game-{i + 1:05d}.txt", lift=args.lift, seed=args.seed * 100003 + i,
+                            log_dir=out if args.logs else None)
+            res.update(game=i + 1, pair=pair, a_colour="black" if a_black else "white",
+                       loadavg=os.getloadavg()[0])
+            tally.add(pair, res["a_colour"], res)
+            for k, v in res["cross"].items():
+                cross_total[k] = cross_total.get(k, 0) + v
+            for d in res["disagreements"]:
+                d["game"] = i + 1
+                disagreements.append(d)
+                dis_f.write(json.dumps(d) + "\n")
+            results_f.write(json.dumps(res) + "\n")
+            results_f.flush()
+            dis_f.flush()
+            results.append(res)
+            if not args.quiet:
+                s = tally.summary()
+                r = res["winner"]
+                sc = "draw" if r == "draw" else ("win" if r == res["a_colour"] else "loss")
+                extra = f" [{res['detail']}]" if res["detail"] else ""
+                print(f"game {i + 1:4d} {res['black']} vs {res['white']}: {sc} for {a.name} "
+                      f"({res['reason']}, {res['plies']} plies, {len(res['disagreements'])} disagreements){extra}"
+                      f"  W{s['W']} D{s['D']} L{s['L']}", flush=True)
+    judge.close()
+    s = tally.summary()
+    s["loadavg_end"] = os.getloadavg()
+    s["A"], s["B"] = a.name, b.name
+    s["plies"] = sum(r["plies"] for r in results)
+    s["cross"] = cross_total
+    s["disagreements"] = len(disagreements)
+    (out / "summary.json").write_text(json.dumps(s, indent=1))
+    for f in (sys.stdout, open(out / "summary.txt", "w")):
+        M.print_summary(s, a.name, b.name, file=f)
+        print_cross(s, disagreements, file=f)
+    s["results"] = results
+    s["disagreement_list"] = disagreements
+    s["out"] = str(out)
+    return s
+
+
+def print_cross(s: dict, disagreements: list, file=sys.stdout):
+    c = s["cross"]
+    print(f"  plies {s['plies']}; moves judged by kirin {c.get('judged', 0)} (HaChu's {c.get('hachu_moves_judged', 0)}); "
+          f"moves given to HaChu {c.get('told_hachu', 0)}; lift {c.get('lift_agreed', 0)}/{c.get('lift_compared', 0)} "
+          f"agreed; lion-move probes {c.get('probes_agreed', 0)}/{c.get('probes', 0)} agreed; "
+          f"verdicts {c.get('verdicts_agreed', 0)}/{c.get('verdicts_compared', 0)} agreed; "
+          f"disagreements {len(disagreements)}", file=file)
+    for d in disagreements[:50]:
+        print(f"  game {d.get('game')} ply {d['ply']}: {d['kind']}: {d['detail']}", file=file)
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--engine", default="kirin", help="engine A (results are from its view): "
+                    "hachu[,depth=N][,st=S][,memory=MB] | kirin | kirin@REV | PATH[,key=value as match.py]")
+    ap.add_argument("--opponent", default="hachu", help="engine B, same syntax")
+    ap.add_argument("--movetime", type=int, default=1000,
+                    help="ms per move (USI `go movetime`; HaChu `st`, whole seconds, unless depth= or st=)")
+    ap.add_argument("--margin", type=int, default=1000, help="ms past --movetime before a move loses on time")
+    ap.add_argument("--games", type=int, default=2, help="number of games (pairs of one opening)")
+    ap.add_argument("--random-plies", type=int, default=6, help="random legal plies of each opening")
+    ap.add_argument("--seed", type=int, default=1, help="seed of the openings and of the lift samples")
+    ap.add_argument("--max-plies", type=int, default=600, help="a draw after this many plies")
+    ap.add_argument("--lift", type=int, default=0,
+                    help="compare HaChu's highlighted targets with kirin's for this many pieces a position")
+    ap.add_argument("--judge", default=None, help="kirin binary for `kirin judge` (default $KIRIN_JUDGE, "
+                    "else $KIRIN_BIN, else target/release/kirin)")
+    ap.add_argument("--out", default=None, help="records folder (default $KIRIN_DATA/dai-match/<time>-A-vs-B, "
+                    "KIRIN_DATA defaulting to ~/kirin-data)")
+    ap.add_argument("--logs", action="store_true", help="keep each engine's protocol log")
+    ap.add_argument("--quiet", action="store_true")
+    args = ap.parse_args(argv)
+    if args.games < 1 or args.movetime < 1 or args.random_plies < 0 or args.lift < 0:
+        raise SystemExit("--games and --movetime must be positive, --random-plies and --lift not negative")
+    s = run_match(args)
+    return 1 if s["disagreements"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
