@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the match harness needs: the opponents (Debian packages gpsshogi and
-# fairy-stockfish, /usr/games/gpsusi and /usr/games/fairy-stockfish) and a Python virtual
+# Installs what the match harness needs: the opponents (Debian packages gpsshogi, fairy-stockfish
+# and hachu, /usr/games/gpsusi, /usr/games/fairy-stockfish and /usr/games/hachu, the dai shogi
+# opponent of tuning/dai_match.py) and a Python virtual
 # environment at the repo root (.venv) with cshogi, shogiarena, pytest and pyffish (Fairy-Stockfish's
 # rules as a library, the reference for yari shogi's moves in tests/yari.rs and the referee of
 # tuning/yari_match.py), and the yari shogi opponent: Fairy-Stockfish compiled to WebAssembly (npm
@@ -13,6 +14,7 @@ cd "$(dirname "$0")/.."
 missing=()
 [ -x /usr/games/gpsusi ] || missing+=(gpsshogi)
 [ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
+[ -x /usr/games/hachu ] || missing+=(hachu)
 command -v npm >/dev/null || missing+=(nodejs npm)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
@@ -33,4 +35,5 @@ if [ ! -f tuning/node_modules/fairy-stockfish-nnue.wasm/uci.js ]; then
     command -v npm >/dev/null || { echo "npm not found: install nodejs and npm, then rerun" >&2; exit 1; }
     npm ci --prefix tuning --no-audit --no-fund
 fi
-echo "ready: .venv/bin/python tuning/match.py --help, .venv/bin/python tuning/yari_match.py --help" >&2
+echo "ready: .venv/bin/python tuning/match.py --help, .venv/bin/python tuning/yari_match.py --help," \
+    ".venv/bin/python tuning/dai_match.py --help" >&2
