@@ -49,6 +49,7 @@ pub fn main(args: &[&str]) -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let mut judge = Judge::new(rules);
     let stdin = io::stdin();
     let mut out = io::stdout().lock();
     for line in stdin.lock().lines() {
@@ -65,7 +66,7 @@ pub fn main(args: &[&str]) -> ExitCode {
         if line.trim().is_empty() {
             continue;
         }
-        if writeln!(out, "{}", answer(&line, rules))
+        if writeln!(out, "{}", judge.answer(&line))
             .and_then(|_| out.flush())
             .is_err()
         {
@@ -105,37 +106,118 @@ fn parse_args(args: &[&str]) -> Result<Rules, String> {
     Ok(rules)
 }
 
-/// The answer line to one request line.
-pub fn answer(line: &str, rules: Rules) -> String {
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let result = match words.as_slice() {
-        ["check", pos @ ..] => check(pos, rules),
-        ["canonical", pos @ ..] => replay(pos, rules).map(|(_, played)| {
-            let texts: Vec<String> = played.iter().map(Move::to_string).collect();
-            join("canonical", &texts)
-        }),
-        ["legal", pos @ ..] => final_position(pos, rules).map(|p| {
-            let texts: Vec<String> = p.legal_moves().iter().map(Move::to_string).collect();
-            join("legal", &texts)
-        }),
-        ["targets", square, pos @ ..] => match square.parse::<Square>() {
-            Ok(sq) => final_position(pos, rules).map(|p| {
-                let texts: Vec<String> = targets(&p, sq).iter().map(Square::to_string).collect();
-                join(&format!("targets {sq}"), &texts)
-            }),
-            Err(e) => Err(e),
-        },
-        ["sfen", pos @ ..] => final_position(pos, rules).map(|p| format!("sfen {}", p.to_sfen())),
-        [] => Err("empty request".into()),
-        [other, ..] => Err(format!(
-            "unknown request `{other}` (expected check, canonical, legal, targets or sfen)"
-        )),
-    };
-    match result {
-        Ok(text) => text,
-        Err(e) if e.starts_with("illegal ") => e,
-        Err(e) => format!("error {e}"),
+/// The rules and the last position replayed. A referee asks about the same game ply after ply,
+/// each request naming the whole game again: the judge keeps the last replay and plays only the
+/// moves after the common beginning (taking back the ones that differ), so a request costs the
+/// moves that changed, not the whole game.
+pub struct Judge {
+    rules: Rules,
+    last: Option<Replay>,
+}
+
+struct Replay {
+    /// The position words before `moves`.
+    start: Vec<String>,
+    /// The move texts played, as given.
+    texts: Vec<String>,
+    played: Vec<Move>,
+    pos: Position,
+}
+
+impl Judge {
+    pub fn new(rules: Rules) -> Judge {
+        Judge { rules, last: None }
     }
+
+    /// The answer line to one request line.
+    pub fn answer(&mut self, line: &str) -> String {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        let result = match words.as_slice() {
+            ["check", pos @ ..] => self.replay(pos).map(check),
+            ["canonical", pos @ ..] => self.replay(pos).map(|r| {
+                let texts: Vec<String> = r.played.iter().map(Move::to_string).collect();
+                join("canonical", &texts)
+            }),
+            ["legal", pos @ ..] => self.replay(pos).map(|r| {
+                let texts: Vec<String> = r.pos.legal_moves().iter().map(Move::to_string).collect();
+                join("legal", &texts)
+            }),
+            ["targets", square, pos @ ..] => match square.parse::<Square>() {
+                Ok(sq) => self.replay(pos).map(|r| {
+                    let texts: Vec<String> =
+                        targets(&r.pos, sq).iter().map(Square::to_string).collect();
+                    join(&format!("targets {sq}"), &texts)
+                }),
+                Err(e) => Err(e),
+            },
+            ["sfen", pos @ ..] => self
+                .replay(pos)
+                .map(|r| format!("sfen {}", r.pos.to_sfen())),
+            [] => Err("empty request".into()),
+            [other, ..] => Err(format!(
+                "unknown request `{other}` (expected check, canonical, legal, targets or sfen)"
+            )),
+        };
+        match result {
+            Ok(text) => text,
+            Err(e) if e.starts_with("illegal ") => e,
+            Err(e) => format!("error {e}"),
+        }
+    }
+
+    /// The position after the moves of `words`; an illegal move is an `Err` starting with
+    /// `illegal`.
+    fn replay(&mut self, words: &[&str]) -> Result<&mut Replay, String> {
+        let (start, texts) = split_position(words)?;
+        let reusable = self
+            .last
+            .as_ref()
+            .is_some_and(|r| r.start.iter().map(String::as_str).eq(start.iter().copied()));
+        if !reusable {
+            self.last = None;
+            let mut pos = start_position(start)?;
+            pos.set_rules(self.rules);
+            self.last = Some(Replay {
+                start: start.iter().map(|w| w.to_string()).collect(),
+                texts: Vec::new(),
+                played: Vec::new(),
+                pos,
+            });
+        }
+        let Some(r) = self.last.as_mut() else {
+            return Err("no position".into());
+        };
+        let common = r
+            .texts
+            .iter()
+            .zip(texts.iter())
+            .take_while(|(a, b)| a == b)
+            .count();
+        while r.texts.len() > common {
+            r.texts.pop();
+            r.played.pop();
+            r.pos.undo_move();
+        }
+        for (i, text) in texts.iter().enumerate().skip(common) {
+            if r.pos.outcome() != Outcome::Ongoing {
+                return Err(format!("illegal {} {text} game over", i + 1));
+            }
+            match r.pos.parse_move(text) {
+                Ok(m) => {
+                    r.pos.do_move(m);
+                    r.played.push(m);
+                    r.texts.push(text.to_string());
+                }
+                Err(e) => return Err(format!("illegal {} {text} {e}", i + 1)),
+            }
+        }
+        Ok(r)
+    }
+}
+
+/// The answer line to one request line, from a fresh judge.
+pub fn answer(line: &str, rules: Rules) -> String {
+    Judge::new(rules).answer(line)
 }
 
 fn join(head: &str, items: &[String]) -> String {
@@ -147,55 +229,30 @@ fn join(head: &str, items: &[String]) -> String {
     s
 }
 
-/// The start position and the move texts of a USI-style position.
-fn parse_position<'a>(words: &[&'a str], rules: Rules) -> Result<(Position, Vec<&'a str>), String> {
-    let (start, rest) = match words {
-        ["startpos", rest @ ..] => (Position::startpos(), rest),
-        ["sfen", rest @ ..] => {
-            let n = rest
-                .iter()
-                .position(|&w| w == "moves")
-                .unwrap_or(rest.len());
-            let pos =
-                Position::from_sfen(&rest[..n].join(" ")).map_err(|e| format!("bad sfen: {e}"))?;
-            (pos, &rest[n..])
-        }
-        [] => return Err("missing position (startpos or sfen ...)".into()),
-        [other, ..] => {
-            return Err(format!("bad position `{other}`: expected startpos or sfen"));
-        }
-    };
-    let moves = match rest {
-        [] => Vec::new(),
-        ["moves", moves @ ..] => moves.to_vec(),
-        [other, ..] => return Err(format!("expected `moves`, found `{other}`")),
-    };
-    let mut start = start;
-    start.set_rules(rules);
-    Ok((start, moves))
-}
-
-/// Plays the moves; an illegal one is an `Err` starting with `illegal`.
-fn replay(words: &[&str], rules: Rules) -> Result<(Position, Vec<Move>), String> {
-    let (mut pos, texts) = parse_position(words, rules)?;
-    let mut played = Vec::with_capacity(texts.len());
-    for (i, text) in texts.iter().enumerate() {
-        if pos.outcome() != Outcome::Ongoing {
-            return Err(format!("illegal {} {text} game over", i + 1));
-        }
-        match pos.parse_move(text) {
-            Ok(m) => {
-                pos.do_move(m);
-                played.push(m);
-            }
-            Err(e) => return Err(format!("illegal {} {text} {e}", i + 1)),
-        }
+/// The words of the start position and the move texts of a USI-style position.
+fn split_position<'a, 'b>(words: &'a [&'b str]) -> Result<(&'a [&'b str], &'a [&'b str]), String> {
+    let n = words
+        .iter()
+        .position(|&w| w == "moves")
+        .unwrap_or(words.len());
+    let (start, rest) = words.split_at(n);
+    let moves = rest.get(1..).unwrap_or_default();
+    match start {
+        ["startpos"] | ["sfen", ..] => Ok((start, moves)),
+        ["startpos", other, ..] => Err(format!("expected `moves`, found `{other}`")),
+        [] => Err("missing position (startpos or sfen ...)".into()),
+        [other, ..] => Err(format!("bad position `{other}`: expected startpos or sfen")),
     }
-    Ok((pos, played))
 }
 
-fn final_position(words: &[&str], rules: Rules) -> Result<Position, String> {
-    replay(words, rules).map(|(p, _)| p)
+fn start_position(start: &[&str]) -> Result<Position, String> {
+    match start {
+        ["startpos"] => Ok(Position::startpos()),
+        ["sfen", sfen @ ..] => {
+            Position::from_sfen(&sfen.join(" ")).map_err(|e| format!("bad sfen: {e}"))
+        }
+        _ => Err("missing position (startpos or sfen ...)".into()),
+    }
 }
 
 fn colour_name(c: Color) -> &'static str {
@@ -205,9 +262,9 @@ fn colour_name(c: Color) -> &'static str {
     }
 }
 
-fn check(words: &[&str], rules: Rules) -> Result<String, String> {
-    let (mut pos, _) = replay(words, rules)?;
-    Ok(match pos.outcome() {
+fn check(r: &mut Replay) -> String {
+    let pos = &mut r.pos;
+    match pos.outcome() {
         Outcome::Won(c) => {
             let reason = if pos.royals(c.flip()) == 0 {
                 "royals-captured"
@@ -217,10 +274,10 @@ fn check(words: &[&str], rules: Rules) -> Result<String, String> {
             format!("ok won {} {reason}", colour_name(c))
         }
         Outcome::Drawn => "ok draw repetition".into(),
-        Outcome::Ongoing if can_capture_all_royals(&pos) => "ok en-prise".into(),
-        Outcome::Ongoing if is_mated(&mut pos) => "ok mated".into(),
+        Outcome::Ongoing if can_capture_all_royals(pos) => "ok en-prise".into(),
+        Outcome::Ongoing if is_mated(pos) => "ok mated".into(),
         Outcome::Ongoing => "ok ongoing".into(),
-    })
+    }
 }
 
 /// Whether the side to move has a move that captures every royal the opponent has.
@@ -366,6 +423,40 @@ mod tests {
         assert!(a.starts_with("canonical 8h"), "{a}");
         assert_eq!(ask(&format!("check {sfen} moves 8h7g8h")), "ok ongoing");
     }
+
+    #[test]
+    fn a_judge_that_reuses_its_last_replay_answers_as_a_fresh_one() {
+        // A game of first legal moves, asked about ply by ply, then with branches, shorter
+        // prefixes, an illegal move and another start position between requests.
+        let mut game: Vec<String> = Vec::new();
+        let mut pos = Position::startpos();
+        for i in 0..40 {
+            let moves = pos.legal_moves();
+            let m = moves[(i * 7) % moves.len()];
+            game.push(m.to_string());
+            pos.do_move(m);
+        }
+        let mut requests = Vec::new();
+        for n in 0..=game.len() {
+            requests.push(format!("check startpos moves {}", game[..n].join(" ")));
+            requests.push(format!("legal startpos moves {}", game[..n].join(" ")));
+        }
+        for n in [30, 5, 39, 0, 12] {
+            requests.push(format!("sfen startpos moves {}", game[..n].join(" ")));
+            requests.push(format!(
+                "canonical startpos moves {} 8k8i",
+                game[..n].join(" ")
+            ));
+            requests.push(format!("targets 8m startpos moves {}", game[..n].join(" ")));
+            requests.push(format!("check {}", START_SFEN_WORDS));
+        }
+        let mut judge = Judge::new(Rules::default());
+        for r in &requests {
+            assert_eq!(judge.answer(r), ask(r), "{r}");
+        }
+    }
+
+    const START_SFEN_WORDS: &str = "sfen lnuicsgkgsciunl/a1c'1f1tet1f1c'1a/1x'1a'1wxl!ow1a'1x'1/rf'mvbhdqdhbvmf'r/ppppppppppppppp/4p'5p'4/15/15/15/4P'5P'4/PPPPPPPPPPPPPPP/RF'MVBHDQDHBVMF'R/1X'1A'1WOL!XW1A'1X'1/A1C'1F1TET1F1C'1A/LNUICSGKGSCIUNL w - 1 moves 8e8f";
 
     #[test]
     fn repetition_rule_is_an_argument() {
