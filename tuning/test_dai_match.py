@@ -145,6 +145,8 @@ for text in sys.stdin:
             out("move " + line[played]); played += 1
         elif mode == "illegal":
             out("move h5h7")
+        elif mode == "quiet":
+            out("move a15a14")
         elif mode == "resign":
             out("resign")
         elif mode == "claim":
@@ -223,6 +225,20 @@ class Faults(unittest.TestCase):
         r = self.play(self.xboard("claim"), self.usi("good"))
         self.assertEqual((r["winner"], r["reason"], r["faulty"]), ("white", "false claim", "black"))
 
+    def test_a_royal_left_uncaptured_is_a_verdict_disagreement(self):
+        moves = KING_LEFT_TO_THE_LION
+        e = D.XBoardEngine(self.xboard("quiet"), 100)
+        try:
+            e.start()
+            cross = {"verdicts_compared": 0, "verdicts_agreed": 0}
+            found = []
+            D.capture_check(self.judge, e, e.spec, moves, cross, lambda *a: found.append(a))
+        finally:
+            e.close()
+        self.assertEqual(cross, {"verdicts_compared": 1, "verdicts_agreed": 0})
+        self.assertEqual([f[0] for f in found], ["verdict"])
+        self.assertIn("a15a14", found[0][1])
+
     def test_moves_recorded_in_both_notations_and_cap(self):
         r = self.play(self.usi("good"), self.xboard("good"), max_plies=6)
         self.assertEqual((r["winner"], r["reason"], r["plies"]), ("draw", "max plies", 6))
@@ -264,6 +280,36 @@ for text in sys.stdin:
 """
 
 
+# A HaChu game (depth 3, from the cross-check) up to Black's king stepping from 8o to 8n next to
+# White's lion on 7m: whatever Black played, the lion could take the king (the judge said `mated`,
+# HaChu at depth 3 played on; at depth 5 it resigns).  Now White can take it: `en-prise`.
+KING_LEFT_TO_THE_LION = """
+4o4n 14c14b 14l15m 8c6b 1l1m 10c11c 6l5m 15d15c 9k9j 8b8c 7k7j 8a8b 9n10n 9e9f 8o9n 7e7f 12k12j
+12e12f 4k4j 4e4f 8l3g 14a13c 10l9k 8d13i 12j12i 6d7e 15m14l 4f4g 3n4o 11b10c 15k15j 12a11b 1k1j
+11a10b 11n11m 13b12a 11m10l 15e15f 12o11n 1e1f 12m11m 5b5c 13o12n 5c6d 13n12o 4a5b 14o13m 4c5c
+5o6n 3b4c 5m7k 5a4b 14l15k 13i10f 5n5m 7e4h 7k4h 4g4h 5m6l 10f9g 3g9g 9f9g 6l7k 10e10f 15k13i
+6d7e 6m6l 6c6d 6n5m 4d4g 4o5n 5d2g 6o6n 5b6c 6n6m 4c5d 5l2i 11d6i 5m5l 10c11d 7k6j 6i5h 6j5i
+5h6i 5l4k 6b8d 6m5l 8d6f 4n5m 6f4d 5n6m 4d6f 8m7k 6f6g 9n8m 11d10e 10o9n 13c12e 2o3m 6g8h 3k3j
+8h8g 2l3k 8g6g 1j1i 10e9f 1m1j 4b3c 12l12j 6g7h 2i4g 10d5i 6k6j 6i4g 5j5i 2g7l+ 7m7l 4g1j 1n1j
+3c4d 5l6k 4d4e 5m5l 10b10c 7l5j 7h8h 5j3h 8h8g 3h3g 8g10i 3g4g 2a3c 9k12h 10i11j10i 10l9k
+10i9j10i 12h10f 10c11d 9k8j 4e4f 11l12k 10i11i 9l9i 11i10k 8m7l 4f4g 12k10i 10k11k 12j12k 11k11i
+10i14e+ 11i12i13h 9i8i 13h13i13h 14e9j 11f11g 12k12f 13h12f 8i10i 11d10e 10f9f 10e9f 8j9i 11b10c
+9n8m 9d10e 10i10e+ 12f10e 8m8l 12a11b 9j5f 5e5f 8l9k 12e13g 9k9j 13g14i 14k14j 14i15k 15l15k
+12d12g 13k13j 8b8a 15k10k 10e8f 4m5m 9a8b 9j8i 8f6h 10k10c+ 11b10c 13l13k 12g12l+ 13k12k 12l14j
+8n8m 14j14m 9i10h 6h5i5h 10h11g 14m12o 3o4n 3c4e 10m9l 14b12b 11n10m 10a10b 8i8h 5h6h 8h9g 9f9g
+7k7i 6h7i8i 9m8l 8i7j8i 10n9m 8i10g 8k8j 10g11g10h 6k7j 10h9i 7j6i 9i8j9i 6l6k 9i7i 6i5j 7i6j7i
+11m11l 2c4c 9o8n 6a6b 8l7k 7i9j 7l7m 9j9i 5j6i 13e13f 7k9k 9i7i 6i5j 14d13e 9k10j 15c14c 12k14k
+14c14i 6m7l 13e11g 8m8l 11g12h 8l9k 12h11i 7m6n 11e11f 6n6o 13d13e 10j11i 14i11i 9k10j 11i12i
+14k12k 7d10d 10j9j 7i9j 12k11k 9j7l 6k6j 7l6j 5j4i 6j5i 4i4h 4g4h 11o11n 5i4j4i 4k4j 4i3j2i 2k2j
+2i2j2i 4l4k 2i1j2i 2m2k 2i4g 11n11m 4g6i 3k2j 4h4g 11m12l 12o12n 4j3i 12n8j 11k8k 8j6l 5m6m 6l6j
+5l6k 6j7i 4n5m 3e3f 4k4g 6i4g 12l12k 4g2i 12k12j 12i12j 6k7j 12j7j 2j3k 2i3i3j 2k2l 3j4i 8k9k
+7j13j 13m12k 13j13l+ 12k11i 2d4f 11i12g 13e12e 12g11e+ 12e11e 2l2j 3d3e 3m4k 4i4k 3l3m 4k3k2j
+11l12l 13l12l 5k5j 7i3m 1o1m 2j4i 5m6l 3m3l 6o6n 3l5j 8n7m 5j5i 1m1l 5i9m 10m10l 9m5i 6n6o 4i2j
+7m8l 2e2f 1i1h 8e8f 9k9j 2j1l 9j9k 1f1g 1h1g 1l3l 7o6n 3l4n 6o7o 4n5o 7o8o 5o6n5n 6m6n 5n6n7m
+8o8n
+""".split()
+
+
 class RealHaChu(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -301,6 +347,23 @@ class RealHaChu(unittest.TestCase):
         self.assertEqual(c["lift_agreed"], c["lift_compared"])
         self.assertGreater(c["probes"], 0)  # the lions' pass at least
         self.replay_ok(r)
+
+    def test_hachu_takes_the_king_the_judge_says_is_en_prise(self):
+        moves = KING_LEFT_TO_THE_LION
+        self.assertEqual(self.judge.check(moves[:-1]), ["ok", "mated"])
+        self.assertEqual(self.judge.check(moves), ["ok", "en-prise"])
+        e = D.XBoardEngine(D.parse_engine("hachu,depth=3", 1000), 1000)
+        try:
+            e.start()
+            for i, m in enumerate(moves):
+                self.assertIsNone(e.tell(D.kirin_to_hachu(m, D.sfen_board(self.judge.sfen(moves[:i])))), m)
+            cross = {"verdicts_compared": 0, "verdicts_agreed": 0}
+            found = []
+            detail = D.capture_check(self.judge, e, e.spec, moves, cross, lambda *a: found.append(a))
+        finally:
+            e.close()
+        self.assertEqual((cross, found), ({"verdicts_compared": 1, "verdicts_agreed": 1}, []), detail)
+        self.assertIn("takes with i3", detail)  # the lion on 7m is HaChu's i3
 
     def test_random_usi_mover_against_hachu(self):
         (self.dir / "random_mover.py").write_text(RANDOM_USI)
