@@ -62,6 +62,9 @@ pub const YARI_POSITIONS: [(&str, &str); 4] = [
     ("drops", "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1"),
 ];
 
+/// Dai shogi: the start position.
+pub const DAI_POSITIONS: [(&str, &str); 1] = [("startpos", crate::dai::START_SFEN)];
+
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
@@ -88,6 +91,23 @@ pub fn run_yari(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
             .map(|p| (name, p))
     });
     run_game(positions, &YariWeights::embedded(), depth, threads, hash_mb)
+}
+
+/// The same for dai shogi's bench positions.
+pub fn run_dai(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+    let positions = DAI_POSITIONS.iter().filter_map(|&(name, sfen)| {
+        crate::dai::Position::from_sfen(sfen)
+            .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
+            .ok()
+            .map(|p| (name, p))
+    });
+    run_game(
+        positions,
+        &crate::eval::dai::embedded(),
+        depth,
+        threads,
+        hash_mb,
+    )
 }
 
 fn run_game<G: Game>(
