@@ -203,7 +203,8 @@ impl GamePosition {
     }
 }
 
-/// The dai board as the SFEN's ranks, one per line, with the side to move and the move number.
+/// The dai board as the SFEN's ranks, one per line, with the side to move and the move number,
+/// then the whole SFEN.
 fn dai_diagram(p: &dai::Position) -> String {
     let sfen = p.to_sfen();
     let mut words = sfen.split(' ');
@@ -218,5 +219,6 @@ fn dai_diagram(p: &dai::Position) -> String {
         },
         p.game_ply()
     ));
+    text.push_str(&format!("sfen {sfen}\n"));
     text
 }
