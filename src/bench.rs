@@ -62,6 +62,16 @@ pub const YARI_POSITIONS: [(&str, &str); 4] = [
     ("drops", "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1"),
 ];
 
+/// Dai shogi: the start position and the position after 50 plies of a game kirin played against
+/// itself at 200 ms per move (pawns in contact, a bishop and a phoenix out).
+pub const DAI_POSITIONS: [(&str, &str); 2] = [
+    ("startpos", crate::dai::START_SFEN),
+    (
+        "opening",
+        "ln3sgg1sciunl/auc'cftket1f1c'1a/1x'1a'iwxl!1w1a'1x'f'/rf'mvb1d1d1bvm1r/pppppp1p1pppppp/6p1po5/4p'10/10P'4/7PP6/2BP2P8/PPP1PPO2PPPPPP/R1MV2D1D1BVMF'R/F'X'1A'1W1L!XW1A'1X'1/AUC'1F1TET1FIC'UA/LN1ICSGKGSC2NL b - 51",
+    ),
+];
+
 pub struct BenchResult {
     pub nodes: u64,
     pub elapsed: Duration,
@@ -88,6 +98,23 @@ pub fn run_yari(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
             .map(|p| (name, p))
     });
     run_game(positions, &YariWeights::embedded(), depth, threads, hash_mb)
+}
+
+/// The same for dai shogi's bench positions.
+pub fn run_dai(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+    let positions = DAI_POSITIONS.iter().filter_map(|&(name, sfen)| {
+        crate::dai::Position::from_sfen(sfen)
+            .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
+            .ok()
+            .map(|p| (name, p))
+    });
+    run_game(
+        positions,
+        &crate::eval::dai::embedded(),
+        depth,
+        threads,
+        hash_mb,
+    )
 }
 
 fn run_game<G: Game>(

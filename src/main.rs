@@ -1,6 +1,6 @@
 //! `kirin`: the USI engine by default, developer tools as subcommands.
 
-use kirin::game::{GamePosition, Variant};
+use kirin::game::{GamePosition, Variant, VariantMove};
 use kirin::shogi::{Position, perft};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -67,12 +67,15 @@ fn main() -> ExitCode {
     }
 }
 
-/// A leading `--variant NAME` (`yari` is short for `yarishogi`), and the arguments after it.
+/// A leading `--variant NAME` (`yari` and `dai` are short for `yarishogi` and `daishogi`), and the
+/// arguments after it.
 fn variant_arg<'a, 'b>(args: &'a [&'b str]) -> Result<(Variant, &'a [&'b str]), String> {
     match args {
         ["--variant", name, rest @ ..] => {
             let name = if name.eq_ignore_ascii_case("yari") {
                 "yarishogi"
+            } else if name.eq_ignore_ascii_case("dai") {
+                "daishogi"
             } else {
                 name
             };
@@ -103,6 +106,7 @@ fn bench_search(variant: Variant, args: &[&str]) -> ExitCode {
     let r = match variant {
         Variant::Standard => kirin::bench::run(depth, threads, 64),
         Variant::Yari => kirin::bench::run_yari(depth, threads, 64),
+        Variant::Dai => kirin::bench::run_dai(depth, threads, 64),
     };
     let ms = r.elapsed.as_millis().max(1) as u64;
     println!("Nodes searched: {}", r.nodes);
@@ -135,6 +139,13 @@ fn position_from_args(words: &[&str]) -> Result<Position, String> {
     }
 }
 
+fn shogi_lines(divided: Vec<(kirin::shogi::Move, u64)>) -> Vec<(VariantMove, u64)> {
+    divided
+        .into_iter()
+        .map(|(m, n)| (VariantMove::Shogi(m), n))
+        .collect()
+}
+
 fn perft_command(variant: Variant, args: &[&str]) -> ExitCode {
     let depth = match args.first() {
         None => 1,
@@ -146,8 +157,12 @@ fn perft_command(variant: Variant, args: &[&str]) -> ExitCode {
     let words = args.get(1..).unwrap_or_default();
     let t = Instant::now();
     let divided = game_position_from_args(variant, words).map(|pos| match pos {
-        GamePosition::Standard(mut p) => perft::divide(&mut p, depth),
-        GamePosition::Yari(mut p) => kirin::yari::divide(&mut p, depth),
+        GamePosition::Standard(mut p) => shogi_lines(perft::divide(&mut p, depth)),
+        GamePosition::Yari(mut p) => shogi_lines(kirin::yari::divide(&mut p, depth)),
+        GamePosition::Dai(mut p) => kirin::dai::divide(&mut p, depth)
+            .into_iter()
+            .map(|(m, n)| (VariantMove::Dai(m), n))
+            .collect(),
     });
     let divided = match divided {
         Ok(divided) => divided,

@@ -45,7 +45,9 @@ fn the_variant_options_are_declared_as_combos() {
             .unwrap_or_else(|| panic!("{name} not declared: {options:?}"));
         assert_eq!(
             line,
-            &format!("option name {name} type combo default shogi var shogi var yarishogi")
+            &format!(
+                "option name {name} type combo default shogi var shogi var yarishogi var daishogi"
+            )
         );
     }
     engine.quit();

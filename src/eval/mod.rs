@@ -4,6 +4,7 @@
 //! thread keeps an `EvalStack`, the incremental state along its current line (an accumulator
 //! and a linear piece part per ply), pushed after each move.
 
+pub mod dai;
 pub mod features;
 pub mod linear;
 pub mod nnue;

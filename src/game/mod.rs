@@ -6,15 +6,39 @@
 //! and time management, and each is compiled on its own: standard shogi pays nothing for the
 //! others.
 //!
-//! Moves are the 16-bit [`Move`] of standard shogi for every game that fits it: its squares are
-//! those of a 9x9 board, and yari shogi's 7x9 board is the 9x9 board's files 1-7. A board that
-//! does not fit (dai shogi, 15x15) will make the move an associated type of this trait.
+//! Each game has its own move type ([`GameMove`]): standard and yari shogi share the 16-bit
+//! move of the 9x9 board (yari shogi's 7x9 board is its files 1-7), dai shogi has a 32-bit move
+//! with a mid square for lion moves. The hash table stores any of them in 32 bits.
+//!
+//! History tables are indexed by numbers the game gives ([`Game::butterfly_index`],
+//! [`Game::piece_to`]), so each game sizes them for its board.
 
-use crate::shogi::{Color, EnteringKingRule, Move, MoveList, Repetition};
+use crate::shogi::{Color, EnteringKingRule, MAX_MOVES, Repetition};
+use arrayvec::ArrayVec;
+use std::fmt;
+
+/// A move as the search handles it: copied, compared, stored in the hash table as 32 bits, and
+/// written as USI text with `Display`.
+pub trait GameMove:
+    Copy + Eq + Default + fmt::Debug + fmt::Display + Send + Sync + 'static
+{
+    /// No move; its bits are 0.
+    const NONE: Self;
+    fn is_none(self) -> bool;
+    fn is_promotion(self) -> bool;
+    fn bits(self) -> u32;
+    /// Any 32-bit value gives a move (perhaps an illegal one: the game checks before use).
+    fn from_bits(bits: u32) -> Self;
+}
+
+/// A move list on the stack, as long as standard shogi's longest. A game whose positions can
+/// have more moves keeps the captures and the first quiet moves (see the game's `impl`).
+pub type MoveList<M> = ArrayVec<M, MAX_MOVES>;
 
 /// A game position as the search sees it. Every method may assume the position is legal;
-/// `is_legal_move` must accept any 16-bit value, since hash-table moves can be stale.
+/// `is_legal_move` must accept any move value, since hash-table moves can be stale.
 pub trait Game: Clone + Send + Sync + 'static {
+    type Move: GameMove;
     /// What the searcher owns and lends to every search thread (weights, a network).
     type Evaluator: Clone + Send + Sync + 'static;
     /// One search thread's incremental evaluation state along its current line.
@@ -27,50 +51,57 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// The SFEN move number, which time management and move limits count.
     fn game_ply(&self) -> u32;
     /// `Move::NONE` after a null move or at the root.
-    fn last_move(&self) -> Move;
+    fn last_move(&self) -> Self::Move;
     fn to_sfen(&self) -> String;
 
-    fn do_move(&mut self, m: Move);
-    fn do_move_with_check(&mut self, m: Move, gives_check: bool);
+    fn do_move(&mut self, m: Self::Move);
+    fn do_move_with_check(&mut self, m: Self::Move, gives_check: bool);
     fn undo_move(&mut self);
     fn do_null_move(&mut self);
     fn undo_null_move(&mut self);
 
-    fn gives_check(&self, m: Move) -> bool;
-    fn is_legal_move(&self, m: Move) -> bool;
+    fn gives_check(&self, m: Self::Move) -> bool;
+    fn is_legal_move(&self, m: Self::Move) -> bool;
     /// Every legal move, as perft counts them.
-    fn legal_moves(&self) -> MoveList;
+    fn legal_moves(&self) -> MoveList<Self::Move>;
     /// Legal moves for the search, which may leave out non-promotions that are never better.
-    fn search_moves(&self, list: &mut MoveList);
+    fn search_moves(&self, list: &mut MoveList<Self::Move>);
     /// Captures and promotions (search mode).
-    fn tactical_moves(&self, list: &mut MoveList);
+    fn tactical_moves(&self, list: &mut MoveList<Self::Move>);
     /// Everything `tactical_moves` leaves out (search mode).
-    fn quiet_moves(&self, list: &mut MoveList);
+    fn quiet_moves(&self, list: &mut MoveList<Self::Move>);
     /// Every search-mode reply to a check.
-    fn evasions(&self, list: &mut MoveList);
+    fn evasions(&self, list: &mut MoveList<Self::Move>);
     /// A legal move that search mode leaves out (a killer from a sibling must not bring it back).
-    fn is_useless_non_promotion(&self, m: Move) -> bool;
+    fn is_useless_non_promotion(&self, m: Self::Move) -> bool;
 
-    fn is_capture(&self, m: Move) -> bool;
-    /// The moving piece as an index below 32, for history tables.
-    fn moved_piece_index(&self, m: Move) -> usize;
+    fn is_capture(&self, m: Self::Move) -> bool;
+    /// Size of the butterfly history per side: the number of [`Game::butterfly_index`] values.
+    const BUTTERFLY: usize;
+    /// Index of a move's origin and destination (or what stands for them) below `BUTTERFLY`.
+    fn butterfly_index(m: Self::Move) -> usize;
+    /// Number of [`Game::piece_to`] values.
+    const PIECE_TO: usize;
+    /// Index of (moving piece, destination) below `PIECE_TO`, the key of continuation and
+    /// capture histories and counter moves.
+    fn piece_to(&self, m: Self::Move) -> usize;
     /// The captured piece's kind as an index below 16, 0 when nothing is captured.
-    fn captured_kind_index(&self, m: Move) -> usize;
+    fn captured_kind_index(&self, m: Self::Move) -> usize;
     /// Exchange value of the captured piece (0 for none), in evaluation units.
-    fn captured_value(&self, m: Move) -> i32;
+    fn captured_value(&self, m: Self::Move) -> i32;
     /// Exchange value of the moving (or dropped) piece.
-    fn moved_value(&self, m: Move) -> i32;
+    fn moved_value(&self, m: Self::Move) -> i32;
     /// Whether the static exchange on `m`'s square gains at least `threshold`.
-    fn see_ge(&self, m: Move, threshold: i32) -> bool;
+    fn see_ge(&self, m: Self::Move, threshold: i32) -> bool;
 
     /// The game's repetition rules, looking back at most `max_plies`.
     fn repetition(&self, max_plies: usize) -> Repetition;
     /// Whether the side to move may declare a win now (standard shogi's entering-king rule).
     fn can_declare_win(&self, rule: EnteringKingRule) -> bool;
     /// Under a try rule, the move that wins at once.
-    fn try_move(&self, rule: EnteringKingRule) -> Option<Move>;
+    fn try_move(&self, rule: EnteringKingRule) -> Option<Self::Move>;
     /// A mate in one, when the game has a fast test for it; `None` means none was found.
-    fn mate_in_one(&mut self) -> Option<Move>;
+    fn mate_in_one(&mut self) -> Option<Self::Move>;
 }
 
 /// The evaluation's incremental state along one line: entry `ply` belongs to the position at
@@ -84,8 +115,9 @@ pub trait EvalStack<G: Game>: Send + Sized {
     fn evaluate(&self, ply: usize, pos: &G) -> i32;
 }
 
+mod dai;
 mod standard;
 mod variant;
 mod yari;
 
-pub use variant::{GamePosition, Variant};
+pub use variant::{GamePosition, Variant, VariantMove};

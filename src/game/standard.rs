@@ -1,15 +1,15 @@
 //! Standard shogi behind the game interface: every method forwards to the rules core and the
 //! evaluation, and is inlined into the search.
 
-use super::{EvalStack, Game};
+use super::{EvalStack, Game, GameMove, MoveList};
 use crate::eval::{self, Evaluator};
 use crate::shogi::see::{see_ge, value};
 use crate::shogi::{
-    Color, EnteringKingRule, Move, MoveList, PieceType, Position, Repetition, legal_moves, mate1,
-    movegen,
+    Color, EnteringKingRule, Move, PieceType, Position, Repetition, legal_moves, mate1, movegen,
 };
 
 impl Game for Position {
+    type Move = Move;
     type Evaluator = Evaluator;
     type EvalStack = eval::EvalStack;
 
@@ -66,23 +66,23 @@ impl Game for Position {
     fn is_legal_move(&self, m: Move) -> bool {
         Position::is_legal_move(self, m)
     }
-    fn legal_moves(&self) -> MoveList {
+    fn legal_moves(&self) -> MoveList<Move> {
         legal_moves(self)
     }
     #[inline]
-    fn search_moves(&self, list: &mut MoveList) {
+    fn search_moves(&self, list: &mut MoveList<Move>) {
         movegen::search_moves(self, list)
     }
     #[inline]
-    fn tactical_moves(&self, list: &mut MoveList) {
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
         movegen::tactical_moves(self, list)
     }
     #[inline]
-    fn quiet_moves(&self, list: &mut MoveList) {
+    fn quiet_moves(&self, list: &mut MoveList<Move>) {
         movegen::quiet_moves(self, list)
     }
     #[inline]
-    fn evasions(&self, list: &mut MoveList) {
+    fn evasions(&self, list: &mut MoveList<Move>) {
         movegen::evasions(self, list)
     }
 
@@ -106,9 +106,15 @@ impl Game for Position {
     fn is_capture(&self, m: Move) -> bool {
         !m.is_drop() && self.piece_on(m.to()).is_some()
     }
+    const BUTTERFLY: usize = BUTTERFLY_9X9;
     #[inline]
-    fn moved_piece_index(&self, m: Move) -> usize {
-        self.moved_piece(m).index()
+    fn butterfly_index(m: Move) -> usize {
+        butterfly_index_9x9(m)
+    }
+    const PIECE_TO: usize = 32 * 81;
+    #[inline]
+    fn piece_to(&self, m: Move) -> usize {
+        self.moved_piece(m).index() * 81 + m.to().index()
     }
     #[inline]
     fn captured_kind_index(&self, m: Move) -> usize {
@@ -170,4 +176,38 @@ impl EvalStack<Position> for eval::EvalStack {
     fn evaluate(&self, ply: usize, pos: &Position) -> i32 {
         eval::EvalStack::evaluate(self, ply, pos)
     }
+}
+
+impl GameMove for Move {
+    const NONE: Move = Move::NONE;
+    #[inline]
+    fn is_none(self) -> bool {
+        Move::is_none(self)
+    }
+    #[inline]
+    fn is_promotion(self) -> bool {
+        Move::is_promotion(self)
+    }
+    #[inline]
+    fn bits(self) -> u32 {
+        u32::from(self.raw())
+    }
+    #[inline]
+    fn from_bits(bits: u32) -> Move {
+        Move::from_raw(bits as u16)
+    }
+}
+
+/// Butterfly size for the 9x9 board: origins are the 81 squares and 81 + kind for drops.
+pub(super) const BUTTERFLY_9X9: usize = 96 * 81;
+
+/// Origin (or 81 + dropped kind) and destination of a 16-bit move.
+#[inline]
+pub(super) fn butterfly_index_9x9(m: Move) -> usize {
+    let from = if m.is_drop() {
+        81 + m.dropped().index()
+    } else {
+        m.from().index()
+    };
+    from * 81 + m.to().index()
 }

@@ -3,8 +3,9 @@
 //! one `GamePosition` and dispatches on it once per command; the search itself is compiled
 //! per game (see [`super::Game`]).
 
-use crate::shogi::{self, Color, EnteringKingRule, Move, MoveList};
-use crate::yari;
+use crate::shogi::{self, Color, EnteringKingRule};
+use crate::{dai, yari};
+use std::fmt;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum Variant {
@@ -12,16 +13,19 @@ pub enum Variant {
     Standard,
     /// Yari shogi (lance shogi), on 7 files.
     Yari,
+    /// Dai shogi, on 15x15 squares.
+    Dai,
 }
 
 impl Variant {
-    pub const ALL: [Variant; 2] = [Variant::Standard, Variant::Yari];
+    pub const ALL: [Variant; 3] = [Variant::Standard, Variant::Yari, Variant::Dai];
 
     /// The name in `UCI_Variant`, as Fairy-Stockfish and its GUIs spell it.
     pub const fn name(self) -> &'static str {
         match self {
             Variant::Standard => "shogi",
             Variant::Yari => "yarishogi",
+            Variant::Dai => "daishogi",
         }
     }
 
@@ -32,14 +36,53 @@ impl Variant {
     }
 
     /// Names as a USI combo option lists them.
-    pub const NAMES: [&'static str; 2] = [Variant::Standard.name(), Variant::Yari.name()];
+    pub const NAMES: [&'static str; 3] = [
+        Variant::Standard.name(),
+        Variant::Yari.name(),
+        Variant::Dai.name(),
+    ];
+}
+
+/// A move of whichever game is selected: standard and yari shogi share the 9x9 board's move.
+#[derive(Copy, Clone, Debug, PartialEq, Eq)]
+pub enum VariantMove {
+    Shogi(shogi::Move),
+    Dai(dai::Move),
+}
+
+impl VariantMove {
+    pub fn shogi(self) -> Option<shogi::Move> {
+        match self {
+            VariantMove::Shogi(m) => Some(m),
+            VariantMove::Dai(_) => None,
+        }
+    }
+
+    pub fn dai(self) -> Option<dai::Move> {
+        match self {
+            VariantMove::Dai(m) => Some(m),
+            VariantMove::Shogi(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for VariantMove {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            VariantMove::Shogi(m) => m.fmt(f),
+            VariantMove::Dai(m) => m.fmt(f),
+        }
+    }
 }
 
 /// A position of the selected game.
+// The controller holds one and clones it per `go`: the dai board's size costs nothing there.
+#[allow(clippy::large_enum_variant)]
 #[derive(Clone)]
 pub enum GamePosition {
     Standard(shogi::Position),
     Yari(yari::Position),
+    Dai(dai::Position),
 }
 
 impl GamePosition {
@@ -47,6 +90,7 @@ impl GamePosition {
         match variant {
             Variant::Standard => GamePosition::Standard(shogi::Position::startpos()),
             Variant::Yari => GamePosition::Yari(yari::Position::startpos()),
+            Variant::Dai => GamePosition::Dai(dai::Position::startpos()),
         }
     }
 
@@ -59,6 +103,9 @@ impl GamePosition {
             Variant::Yari => yari::Position::from_sfen(sfen)
                 .map(GamePosition::Yari)
                 .map_err(|e| e.to_string()),
+            Variant::Dai => dai::Position::from_sfen(sfen)
+                .map(GamePosition::Dai)
+                .map_err(|e| e.to_string()),
         }
     }
 
@@ -66,6 +113,7 @@ impl GamePosition {
         match self {
             GamePosition::Standard(_) => Variant::Standard,
             GamePosition::Yari(_) => Variant::Yari,
+            GamePosition::Dai(_) => Variant::Dai,
         }
     }
 
@@ -74,22 +122,30 @@ impl GamePosition {
     pub fn as_standard(&self) -> Option<&shogi::Position> {
         match self {
             GamePosition::Standard(p) => Some(p),
-            GamePosition::Yari(_) => None,
+            GamePosition::Yari(_) | GamePosition::Dai(_) => None,
         }
     }
 
     /// A legal move from USI text; the error is one line.
-    pub fn parse_move(&self, text: &str) -> Result<Move, String> {
+    pub fn parse_move(&self, text: &str) -> Result<VariantMove, String> {
         match self {
-            GamePosition::Standard(p) => p.parse_move(text).map_err(|e| e.to_string()),
-            GamePosition::Yari(p) => p.parse_move(text),
+            GamePosition::Standard(p) => p
+                .parse_move(text)
+                .map(VariantMove::Shogi)
+                .map_err(|e| e.to_string()),
+            GamePosition::Yari(p) => p.parse_move(text).map(VariantMove::Shogi),
+            GamePosition::Dai(p) => p.parse_move(text).map(VariantMove::Dai),
         }
     }
 
-    pub fn do_move(&mut self, m: Move) {
-        match self {
-            GamePosition::Standard(p) => p.do_move(m),
-            GamePosition::Yari(p) => p.do_move(m),
+    /// Plays `m`, a legal move of this game (from `parse_move` or `legal_moves`); a move of
+    /// another game is ignored.
+    pub fn do_move(&mut self, m: VariantMove) {
+        match (self, m) {
+            (GamePosition::Standard(p), VariantMove::Shogi(m)) => p.do_move(m),
+            (GamePosition::Yari(p), VariantMove::Shogi(m)) => p.do_move(m),
+            (GamePosition::Dai(p), VariantMove::Dai(m)) => p.do_move(m),
+            (pos, m) => log::error!("{m} is not a {} move", pos.variant().name()),
         }
     }
 
@@ -97,20 +153,35 @@ impl GamePosition {
         match self {
             GamePosition::Standard(p) => p.side_to_move(),
             GamePosition::Yari(p) => p.side_to_move(),
+            GamePosition::Dai(p) => p.side_to_move(),
         }
     }
 
-    pub fn legal_moves(&self) -> MoveList {
+    pub fn legal_moves(&self) -> Vec<VariantMove> {
         match self {
-            GamePosition::Standard(p) => shogi::legal_moves(p),
-            GamePosition::Yari(p) => p.legal_moves(),
+            GamePosition::Standard(p) => shogi::legal_moves(p)
+                .into_iter()
+                .map(VariantMove::Shogi)
+                .collect(),
+            GamePosition::Yari(p) => p
+                .legal_moves()
+                .into_iter()
+                .map(VariantMove::Shogi)
+                .collect(),
+            GamePosition::Dai(p) => {
+                // A side without royals has lost: no move is left to it.
+                if p.royals(p.side_to_move()) == 0 {
+                    return Vec::new();
+                }
+                p.legal_moves().into_iter().map(VariantMove::Dai).collect()
+            }
         }
     }
 
     pub fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
         match self {
             GamePosition::Standard(p) => p.can_declare_win(rule),
-            GamePosition::Yari(_) => false,
+            GamePosition::Yari(_) | GamePosition::Dai(_) => false,
         }
     }
 
@@ -118,6 +189,7 @@ impl GamePosition {
         match self {
             GamePosition::Standard(p) => p.to_sfen(),
             GamePosition::Yari(p) => p.to_sfen(),
+            GamePosition::Dai(p) => p.to_sfen(),
         }
     }
 
@@ -126,6 +198,27 @@ impl GamePosition {
         match self {
             GamePosition::Standard(p) => p.diagram(),
             GamePosition::Yari(p) => p.diagram(),
+            GamePosition::Dai(p) => dai_diagram(p),
         }
     }
+}
+
+/// The dai board as the SFEN's ranks, one per line, with the side to move and the move number,
+/// then the whole SFEN.
+fn dai_diagram(p: &dai::Position) -> String {
+    let sfen = p.to_sfen();
+    let mut words = sfen.split(' ');
+    let board = words.next().unwrap_or_default();
+    let mut text: String = board.split('/').map(|rank| format!("{rank}\n")).collect();
+    text.push_str(&format!(
+        "side to move: {}, move {}\n",
+        if p.side_to_move() == Color::Black {
+            "black"
+        } else {
+            "white"
+        },
+        p.game_ply()
+    ));
+    text.push_str(&format!("sfen {sfen}\n"));
+    text
 }

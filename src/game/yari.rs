@@ -6,9 +6,10 @@
 //! choices stay. There is no fast mate-in-one test yet; the search finds those mates by
 //! searching.
 
-use super::{EvalStack, Game};
+use super::standard::{BUTTERFLY_9X9, butterfly_index_9x9};
+use super::{EvalStack, Game, MoveList};
 use crate::eval::yari::{YariEvalStack, YariWeights};
-use crate::shogi::{Color, EnteringKingRule, Move, MoveList, Repetition};
+use crate::shogi::{Color, EnteringKingRule, Move, Repetition};
 use crate::yari::{PieceType, Position, in_zone, value};
 use std::sync::Arc;
 
@@ -26,12 +27,13 @@ impl Position {
         ) && (in_zone(us, m.from()) || in_zone(us, m.to()))
     }
 
-    fn drop_skippable(&self, list: &mut MoveList) {
+    fn drop_skippable(&self, list: &mut MoveList<Move>) {
         list.retain(|m| !self.skippable(*m));
     }
 }
 
 impl Game for Position {
+    type Move = Move;
     type Evaluator = Arc<YariWeights>;
     type EvalStack = YariEvalStack;
 
@@ -88,22 +90,22 @@ impl Game for Position {
     fn is_legal_move(&self, m: Move) -> bool {
         Position::is_legal_move(self, m)
     }
-    fn legal_moves(&self) -> MoveList {
+    fn legal_moves(&self) -> MoveList<Move> {
         Position::legal_moves(self)
     }
-    fn search_moves(&self, list: &mut MoveList) {
+    fn search_moves(&self, list: &mut MoveList<Move>) {
         list.extend(Position::legal_moves(self));
         self.drop_skippable(list);
     }
-    fn tactical_moves(&self, list: &mut MoveList) {
+    fn tactical_moves(&self, list: &mut MoveList<Move>) {
         Position::tactical_moves(self, list);
         self.drop_skippable(list);
     }
-    fn quiet_moves(&self, list: &mut MoveList) {
+    fn quiet_moves(&self, list: &mut MoveList<Move>) {
         Position::quiet_moves(self, list);
         self.drop_skippable(list);
     }
-    fn evasions(&self, list: &mut MoveList) {
+    fn evasions(&self, list: &mut MoveList<Move>) {
         Position::evasions(self, list);
         self.drop_skippable(list);
     }
@@ -116,9 +118,15 @@ impl Game for Position {
     fn is_capture(&self, m: Move) -> bool {
         !m.is_drop() && self.piece_on(m.to()).is_some()
     }
+    const BUTTERFLY: usize = BUTTERFLY_9X9;
     #[inline]
-    fn moved_piece_index(&self, m: Move) -> usize {
-        self.moved_piece(m).index()
+    fn butterfly_index(m: Move) -> usize {
+        butterfly_index_9x9(m)
+    }
+    const PIECE_TO: usize = 32 * 81;
+    #[inline]
+    fn piece_to(&self, m: Move) -> usize {
+        self.moved_piece(m).index() * 81 + m.to().index()
     }
     #[inline]
     fn captured_kind_index(&self, m: Move) -> usize {

@@ -7,16 +7,15 @@ use super::tt::TranspositionTable;
 use super::worker::{MATE_IN_MAX_PLY, MAX_PLY, RootMove, VALUE_INFINITE, VALUE_MATE, Worker};
 use super::{Limits, Outcome, PvInfo, Report, Score, ScoreBound, SearchControl, SearchOptions};
 use crate::eval::{from_reported_cp, to_reported_cp};
-use crate::game::Game;
-use crate::shogi::{Move, MoveList};
+use crate::game::{Game, GameMove, MoveList};
 use crossbeam_channel::RecvTimeoutError;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// What one thread ends with.
-struct ThreadResult {
+struct ThreadResult<M> {
     depth: i32,
-    root_moves: Vec<RootMove>,
+    root_moves: Vec<RootMove<M>>,
 }
 
 pub fn to_score(v: i32) -> Score {
@@ -52,13 +51,13 @@ fn internal_options(opts: &SearchOptions) -> SearchOptions {
 #[allow(clippy::too_many_arguments)]
 pub fn think<G: Game>(
     pos: &G,
-    limits: &Limits,
+    limits: &Limits<G::Move>,
     opts: &SearchOptions,
     tt: &TranspositionTable,
     control: &SearchControl,
     evaluator: &G::Evaluator,
-    report: &mut (dyn FnMut(Report) + Send),
-) -> Outcome {
+    report: &mut (dyn FnMut(Report<G::Move>) + Send),
+) -> Outcome<G::Move> {
     let start = limits.start.unwrap_or_else(Instant::now);
     let opts = &internal_options(opts);
     let reporter = Reporter::new(opts, report);
@@ -70,8 +69,8 @@ pub fn think<G: Game>(
     outcome
 }
 
-fn root_move_list<G: Game>(pos: &G, limits: &Limits) -> Vec<RootMove> {
-    let moves: Vec<Move> = if limits.searchmoves.is_empty() {
+fn root_move_list<G: Game>(pos: &G, limits: &Limits<G::Move>) -> Vec<RootMove<G::Move>> {
+    let moves: Vec<G::Move> = if limits.searchmoves.is_empty() {
         let mut list = MoveList::new();
         pos.search_moves(&mut list);
         list.to_vec()
@@ -98,13 +97,13 @@ fn root_move_list<G: Game>(pos: &G, limits: &Limits) -> Vec<RootMove> {
 
 /// The line for a root that needs no search: a declaration or try (`mate 1`), or no legal
 /// move (`mate -0`, as `Score::Mate(0)`).
-fn settled_line(
+fn settled_line<M>(
     depth: u32,
     score: Score,
-    pv: Vec<Move>,
+    pv: Vec<M>,
     tt: &TranspositionTable,
     start: Instant,
-) -> PvInfo {
+) -> PvInfo<M> {
     PvInfo {
         depth,
         seldepth: depth,
@@ -122,14 +121,14 @@ fn settled_line(
 #[allow(clippy::too_many_arguments)]
 fn decide<G: Game>(
     pos: &G,
-    limits: &Limits,
+    limits: &Limits<G::Move>,
     opts: &SearchOptions,
     tt: &TranspositionTable,
     control: &SearchControl,
     evaluator: &G::Evaluator,
-    reporter: &Reporter,
+    reporter: &Reporter<G::Move>,
     start: Instant,
-) -> Outcome {
+) -> Outcome<G::Move> {
     if pos.can_declare_win(opts.entering_king_rule) {
         reporter.text("entering-king declaration");
         reporter.immediate(settled_line(1, Score::Mate(1), Vec::new(), tt, start));
@@ -176,7 +175,7 @@ fn decide<G: Game>(
         control.set_deadline(time.as_ref().map(TimeManager::deadline));
     }
 
-    let results: Vec<ThreadResult> = std::thread::scope(|s| {
+    let results: Vec<ThreadResult<G::Move>> = std::thread::scope(|s| {
         // Progress lines while the main thread iterates; the channel closes when it is done.
         let (main_running, main_done) = crossbeam_channel::bounded::<()>(0);
         let progress = move |counters: &[AtomicU64]| loop {
@@ -306,7 +305,7 @@ fn decide<G: Game>(
 
 /// The thread whose result to trust: deeper completed iterations win unless their score is worse;
 /// a shorter proven mate always wins.
-fn pick_best(results: &[ThreadResult]) -> &ThreadResult {
+fn pick_best<M>(results: &[ThreadResult<M>]) -> &ThreadResult<M> {
     let mut best = &results[0];
     for r in &results[1..] {
         let (bs, rs) = (best.root_moves[0].score, r.root_moves[0].score);
@@ -323,10 +322,10 @@ fn pick_best(results: &[ThreadResult]) -> &ThreadResult {
     best
 }
 
-fn ponder_from_tt<G: Game>(pos: &G, best: Move, tt: &TranspositionTable) -> Option<Move> {
+fn ponder_from_tt<G: Game>(pos: &G, best: G::Move, tt: &TranspositionTable) -> Option<G::Move> {
     let mut p = pos.clone();
     p.do_move(best);
-    let m = tt.probe(p.key())?.mv;
+    let m = tt.probe::<G::Move>(p.key())?.mv;
     (!m.is_none() && p.is_legal_move(m)).then_some(m)
 }
 
@@ -334,15 +333,15 @@ fn ponder_from_tt<G: Game>(pos: &G, best: Move, tt: &TranspositionTable) -> Opti
 fn iterate<G: Game>(
     w: &mut Worker<G>,
     max_depth: i32,
-    limits: &Limits,
+    limits: &Limits<G::Move>,
     opts: &SearchOptions,
-    reporter: Option<&Reporter>,
+    reporter: Option<&Reporter<G::Move>>,
     tt: &TranspositionTable,
     start: Instant,
 ) {
     let multipv = opts.multipv.clamp(1, w.root_moves.len());
     let single = w.root_moves.len() == 1;
-    let mut last_best = Move::NONE;
+    let mut last_best = G::Move::NONE;
     let mut last_score = 0;
     let mut depth = 0;
     while depth < max_depth {
@@ -442,9 +441,9 @@ fn pv_info<G: Game>(
     beta: i32,
     tt: &TranspositionTable,
     start: Instant,
-    reporter: &Reporter,
+    reporter: &Reporter<G::Move>,
     idx: usize,
-) -> Option<PvInfo> {
+) -> Option<PvInfo<G::Move>> {
     let rm = &w.root_moves[idx];
     let searched = rm.score != -VALUE_INFINITE;
     let (v, d) = if searched {
@@ -471,13 +470,13 @@ fn pv_info<G: Game>(
 /// The report of line `idx` of the result that is played, after the search.
 fn final_line<G: Game>(
     pos: &G,
-    result: &ThreadResult,
+    result: &ThreadResult<G::Move>,
     idx: usize,
     nodes: u64,
     tt: &TranspositionTable,
     start: Instant,
-    reporter: &Reporter,
-) -> Option<PvInfo> {
+    reporter: &Reporter<G::Move>,
+) -> Option<PvInfo<G::Move>> {
     let rm = &result.root_moves[idx];
     let v = if rm.score != -VALUE_INFINITE {
         rm.score
@@ -497,7 +496,7 @@ fn final_line<G: Game>(
 #[allow(clippy::too_many_arguments)]
 fn line<G: Game>(
     pos: &G,
-    rm: &RootMove,
+    rm: &RootMove<G::Move>,
     depth: i32,
     v: i32,
     bound: ScoreBound,
@@ -505,8 +504,8 @@ fn line<G: Game>(
     nodes: u64,
     tt: &TranspositionTable,
     start: Instant,
-    reporter: &Reporter,
-) -> PvInfo {
+    reporter: &Reporter<G::Move>,
+) -> PvInfo<G::Move> {
     let ms = start.elapsed().as_millis() as u64;
     PvInfo {
         depth: depth as u32,

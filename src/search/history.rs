@@ -1,7 +1,8 @@
 //! Move-ordering statistics learnt during the search: which quiet moves caused cut-offs, on their
 //! own (butterfly), after a given previous move (continuation), and which captures worked.
 
-use crate::shogi::{Color, Move};
+use crate::game::{Game, GameMove};
+use crate::shogi::Color;
 
 /// Entries move towards a bonus by a fraction of the distance, so they stay within ±LIMIT.
 const LIMIT: i32 = 16384;
@@ -13,46 +14,38 @@ fn gravity(entry: &mut i16, bonus: i32) {
     *entry = (e + b - e * b.abs() / LIMIT) as i16;
 }
 
-/// Index of a move's origin for the butterfly table: the square, or 81 + kind for drops.
-#[inline]
-pub fn from_index(m: Move) -> usize {
-    if m.is_drop() {
-        81 + m.dropped().index()
-    } else {
-        m.from().index()
-    }
-}
-
-/// Index of (piece, destination), the key of continuation histories and counter moves.
+/// Index of (piece, destination), the key of continuation histories and counter moves
+/// ([`Game::piece_to`]).
 pub type PieceTo = usize;
-pub const PIECE_TO: usize = 32 * 81;
 
-pub struct Histories {
-    butterfly: Vec<i16>,    // [color][from 96][to 81]
-    continuation: Vec<i16>, // [previous piece-to][piece-to]
-    capture: Vec<i16>,      // [piece-to][captured kind 16]
-    pub counter: Vec<Move>, // [previous piece-to]
+/// Sizes come from the game ([`Game::BUTTERFLY`], [`Game::PIECE_TO`]), so each board gets
+/// tables of its own size.
+pub struct Histories<G: Game> {
+    butterfly: Vec<i16>,       // [color][butterfly index]
+    continuation: Vec<i16>,    // [previous piece-to][piece-to]
+    capture: Vec<i16>,         // [piece-to][captured kind 16]
+    pub counter: Vec<G::Move>, // [previous piece-to]
 }
 
-impl Histories {
-    pub fn new() -> Box<Histories> {
+impl<G: Game> Histories<G> {
+    pub fn new() -> Box<Histories<G>> {
         Box::new(Histories {
-            butterfly: vec![0; 2 * 96 * 81],
-            continuation: vec![0; PIECE_TO * PIECE_TO],
-            capture: vec![0; PIECE_TO * 16],
-            counter: vec![Move::NONE; PIECE_TO],
+            butterfly: vec![0; 2 * G::BUTTERFLY],
+            continuation: vec![0; G::PIECE_TO * G::PIECE_TO],
+            capture: vec![0; G::PIECE_TO * 16],
+            counter: vec![G::Move::NONE; G::PIECE_TO],
         })
     }
 
     #[inline]
-    pub fn butterfly(&self, c: Color, m: Move) -> i32 {
-        self.butterfly[(c.index() * 96 + from_index(m)) * 81 + m.to().index()] as i32
+    pub fn butterfly(&self, c: Color, m: G::Move) -> i32 {
+        self.butterfly[c.index() * G::BUTTERFLY + G::butterfly_index(m)] as i32
     }
 
     #[inline]
-    pub fn update_butterfly(&mut self, c: Color, m: Move, bonus: i32) {
+    pub fn update_butterfly(&mut self, c: Color, m: G::Move, bonus: i32) {
         gravity(
-            &mut self.butterfly[(c.index() * 96 + from_index(m)) * 81 + m.to().index()],
+            &mut self.butterfly[c.index() * G::BUTTERFLY + G::butterfly_index(m)],
             bonus,
         );
     }
@@ -60,7 +53,7 @@ impl Histories {
     #[inline]
     pub fn continuation(&self, prev: Option<PieceTo>, cur: PieceTo) -> i32 {
         match prev {
-            Some(p) => self.continuation[p * PIECE_TO + cur] as i32,
+            Some(p) => self.continuation[p * G::PIECE_TO + cur] as i32,
             None => 0,
         }
     }
@@ -68,7 +61,7 @@ impl Histories {
     #[inline]
     pub fn update_continuation(&mut self, prev: Option<PieceTo>, cur: PieceTo, bonus: i32) {
         if let Some(p) = prev {
-            gravity(&mut self.continuation[p * PIECE_TO + cur], bonus);
+            gravity(&mut self.continuation[p * G::PIECE_TO + cur], bonus);
         }
     }
 

@@ -12,7 +12,7 @@ pub mod tt;
 pub mod worker;
 
 use crate::eval::Evaluator;
-use crate::game::Game;
+use crate::game::{Game, GameMove};
 use crate::shogi::{EnteringKingRule, Move, Position};
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -69,8 +69,8 @@ impl Default for SearchOptions {
 }
 
 /// What one `go` asks for.
-#[derive(Clone, Debug, Default)]
-pub struct Limits {
+#[derive(Clone, Debug)]
+pub struct Limits<M = Move> {
     /// Clock of the side to move; `None` means no time limit from the clock.
     pub clock: Option<Clock>,
     pub depth: Option<u32>,
@@ -78,9 +78,42 @@ pub struct Limits {
     pub infinite: bool,
     pub ponder: bool,
     /// Restrict the root to these moves (empty = all).
-    pub searchmoves: Vec<Move>,
+    pub searchmoves: Vec<M>,
     /// When the `go` arrived: the GUI's clock runs from then, not from when the search starts.
     pub start: Option<std::time::Instant>,
+}
+
+impl<M> Default for Limits<M> {
+    fn default() -> Self {
+        Limits {
+            clock: None,
+            depth: None,
+            nodes: None,
+            infinite: false,
+            ponder: false,
+            searchmoves: Vec::new(),
+            start: None,
+        }
+    }
+}
+
+impl<M> Limits<M> {
+    /// The same limits with the root moves turned into another move type; a move `f` cannot
+    /// convert is left out.
+    pub fn map_moves<N>(&self, f: impl FnMut(M) -> Option<N>) -> Limits<N>
+    where
+        M: Copy,
+    {
+        Limits {
+            clock: self.clock,
+            depth: self.depth,
+            nodes: self.nodes,
+            infinite: self.infinite,
+            ponder: self.ponder,
+            searchmoves: self.searchmoves.iter().copied().filter_map(f).collect(),
+            start: self.start,
+        }
+    }
 }
 
 /// In the evaluation's units; the USI layer converts centipawns to the GUI scale.
@@ -101,7 +134,7 @@ pub enum ScoreBound {
 
 /// One principal variation's report, as an `info` line carries it.
 #[derive(Clone, Debug)]
-pub struct PvInfo {
+pub struct PvInfo<M = Move> {
     pub depth: u32,
     pub seldepth: u32,
     pub multipv: u32,
@@ -111,17 +144,17 @@ pub struct PvInfo {
     pub nps: u64,
     pub time_ms: u64,
     pub hashfull: u32,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
 #[derive(Clone, Debug)]
-pub enum Report {
-    Pv(PvInfo),
+pub enum Report<M = Move> {
+    Pv(PvInfo<M>),
     /// Progress without a new line (periodic, in long searches).
     Progress {
         depth: u32,
         /// The root move the main thread is searching.
-        currmove: Option<Move>,
+        currmove: Option<M>,
         nodes: u64,
         nps: u64,
         time_ms: u64,
@@ -131,14 +164,28 @@ pub enum Report {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum Outcome<M = Move> {
     Move {
-        best: Move,
-        ponder: Option<Move>,
+        best: M,
+        ponder: Option<M>,
     },
     Resign,
     /// Entering-king declaration.
     Win,
+}
+
+impl<M> Outcome<M> {
+    /// The same outcome with its moves turned into another move type.
+    pub fn map<N>(self, f: impl Fn(M) -> N) -> Outcome<N> {
+        match self {
+            Outcome::Move { best, ponder } => Outcome::Move {
+                best: f(best),
+                ponder: ponder.map(f),
+            },
+            Outcome::Resign => Outcome::Resign,
+            Outcome::Win => Outcome::Win,
+        }
+    }
 }
 
 /// Signals the USI layer sends into a running search, shared by every search thread.
@@ -154,7 +201,7 @@ pub struct SearchControl {
     pondering: AtomicBool,
     /// Set by `ponderhit`: the clock starts now, with these times if the GUI sent new ones.
     ponderhit: Mutex<Option<Option<Clock>>>,
-    /// The root move the main thread searches now (`Move::raw`), for progress reports.
+    /// The root move the main thread searches now ([`GameMove::bits`]), for progress reports.
     root_move: AtomicU32,
 }
 
@@ -203,13 +250,12 @@ impl SearchControl {
 
     /// The main thread starts searching root move `m`.
     #[inline]
-    pub(crate) fn note_root_move(&self, m: Move) {
-        self.root_move.store(u32::from(m.raw()), Ordering::Relaxed);
+    pub(crate) fn note_root_move<M: GameMove>(&self, m: M) {
+        self.root_move.store(m.bits(), Ordering::Relaxed);
     }
 
-    fn root_move(&self) -> Option<Move> {
-        let raw = self.root_move.load(Ordering::Relaxed);
-        let m = Move::from_raw(u16::try_from(raw).unwrap_or(0));
+    fn root_move<M: GameMove>(&self) -> Option<M> {
+        let m = M::from_bits(self.root_move.load(Ordering::Relaxed));
         (!m.is_none()).then_some(m)
     }
 
@@ -294,10 +340,10 @@ impl Searcher {
         &mut self,
         pos: &G,
         evaluator: &G::Evaluator,
-        limits: &Limits,
+        limits: &Limits<G::Move>,
         opts: &SearchOptions,
-        report: &mut (dyn FnMut(Report) + Send),
-    ) -> Outcome {
+        report: &mut (dyn FnMut(Report<G::Move>) + Send),
+    ) -> Outcome<G::Move> {
         if !std::mem::take(&mut self.prepared) {
             self.fresh_control(limits.ponder || limits.infinite);
         }

@@ -4,22 +4,17 @@
 //! last. In check every evasion is generated at once and ordered the same way.
 
 use super::history::{Histories, PieceTo};
-use crate::game::Game;
-use crate::shogi::{MAX_MOVES, Move, MoveList};
+use crate::game::{Game, GameMove, MoveList};
+use crate::shogi::MAX_MOVES;
 use arrayvec::ArrayVec;
 
 /// After this many picks by selection the rest is sorted once: cut-offs usually come early, and
 /// nodes that try every move are cheaper to sort than to scan again and again.
 const SELECT_FIRST: usize = 3;
 
-#[inline]
-pub fn piece_to<G: Game>(pos: &G, m: Move) -> PieceTo {
-    pos.moved_piece_index(m) * 81 + m.to().index()
-}
-
-pub struct OrderContext {
-    pub killers: [Move; 2],
-    pub counter: Move,
+pub struct OrderContext<M> {
+    pub killers: [M; 2],
+    pub counter: M,
     /// Piece-to of the moves 1, 2 and 4 plies back, for continuation histories.
     pub cont: [Option<PieceTo>; 3],
 }
@@ -46,21 +41,25 @@ enum Stage {
     Done,
 }
 
-type Scored = ArrayVec<(Move, i32), MAX_MOVES>;
+type Scored<M> = ArrayVec<(M, i32), MAX_MOVES>;
 
-pub struct MovePicker {
+pub struct MovePicker<G: Game> {
     kind: Kind,
     stage: Stage,
-    tt_move: Move,
-    moves: Scored,
-    bad: ArrayVec<Move, MAX_MOVES>,
-    refutations: [Move; 3],
+    tt_move: G::Move,
+    moves: Scored<G::Move>,
+    bad: ArrayVec<G::Move, MAX_MOVES>,
+    refutations: [G::Move; 3],
     next: usize,
 }
 
 /// Hands out the best remaining move of `moves[*next..]`: by selection for the first few picks,
 /// then from a one-time sort.
-fn pick_best(moves: &mut Scored, next: &mut usize, first_sorted: &mut bool) -> Option<Move> {
+fn pick_best<M: Copy>(
+    moves: &mut Scored<M>,
+    next: &mut usize,
+    first_sorted: &mut bool,
+) -> Option<M> {
     if *next >= moves.len() {
         return None;
     }
@@ -82,8 +81,8 @@ fn pick_best(moves: &mut Scored, next: &mut usize, first_sorted: &mut bool) -> O
     Some(m)
 }
 
-impl MovePicker {
-    pub fn new<G: Game>(pos: &G, tt_move: Move, kind: Kind) -> MovePicker {
+impl<G: Game> MovePicker<G> {
+    pub fn new(pos: &G, tt_move: G::Move, kind: Kind) -> MovePicker<G> {
         let in_check = pos.in_check();
         let usable = !tt_move.is_none()
             && pos.is_legal_move(tt_move)
@@ -99,20 +98,20 @@ impl MovePicker {
         MovePicker {
             kind,
             stage: if usable { Stage::HashMove } else { after_hash },
-            tt_move: if usable { tt_move } else { Move::NONE },
+            tt_move: if usable { tt_move } else { G::Move::NONE },
             moves: ArrayVec::new(),
             bad: ArrayVec::new(),
-            refutations: [Move::NONE; 3],
+            refutations: [G::Move::NONE; 3],
             next: 0,
         }
     }
 
-    pub fn next_move<G: Game>(
+    pub fn next_move(
         &mut self,
         pos: &G,
-        hist: &Histories,
-        ctx: &OrderContext,
-    ) -> Option<Move> {
+        hist: &Histories<G>,
+        ctx: &OrderContext<G::Move>,
+    ) -> Option<G::Move> {
         let mut sorted = self.next > SELECT_FIRST;
         loop {
             match self.stage {
@@ -221,7 +220,7 @@ impl MovePicker {
         }
     }
 
-    fn score_tactical<G: Game>(&mut self, pos: &G, hist: &Histories, list: &MoveList) {
+    fn score_tactical(&mut self, pos: &G, hist: &Histories<G>, list: &MoveList<G::Move>) {
         self.moves.clear();
         for &m in list.iter() {
             if m == self.tt_move {
@@ -230,7 +229,7 @@ impl MovePicker {
             let mut s = tactical_score(pos, m);
             if self.kind == Kind::Main {
                 let vk = pos.captured_kind_index(m);
-                s += hist.capture(piece_to(pos, m), vk) / 16;
+                s += hist.capture(pos.piece_to(m), vk) / 16;
             }
             self.moves.push((m, s));
         }
@@ -239,13 +238,18 @@ impl MovePicker {
 
 /// Most valuable victim first, cheapest attacker first among equals; promotions count too.
 #[inline]
-fn tactical_score<G: Game>(pos: &G, m: Move) -> i32 {
+fn tactical_score<G: Game>(pos: &G, m: G::Move) -> i32 {
     pos.captured_value(m) * 16 - pos.moved_value(m) + if m.is_promotion() { 400 } else { 0 }
 }
 
 #[inline]
-fn quiet_score<G: Game>(pos: &G, hist: &Histories, ctx: &OrderContext, m: Move) -> i32 {
-    let pt = piece_to(pos, m);
+fn quiet_score<G: Game>(
+    pos: &G,
+    hist: &Histories<G>,
+    ctx: &OrderContext<G::Move>,
+    m: G::Move,
+) -> i32 {
+    let pt = pos.piece_to(m);
     hist.butterfly(pos.side_to_move(), m)
         + hist.continuation(ctx.cont[0], pt)
         + hist.continuation(ctx.cont[1], pt)

@@ -10,7 +10,7 @@
 use super::tt::TranspositionTable;
 use super::{PvInfo, Report, SearchControl, SearchOptions};
 use crate::game::Game;
-use crate::shogi::Move;
+use crate::game::GameMove;
 use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -51,52 +51,55 @@ impl Policy {
     }
 }
 
-struct State {
+struct State<M> {
     /// When the last principal variation was sent.
     last_pv: Option<Instant>,
     /// When anything was last sent.
     last_output: Instant,
     /// First move of the last `multipv 1` line sent, `NONE` before any.
-    first_move: Move,
+    first_move: M,
     /// A completed iteration that was held back by `PvInterval`.
-    pending: Option<Vec<PvInfo>>,
+    pending: Option<Vec<PvInfo<M>>>,
 }
 
-pub struct Reporter<'r> {
-    sink: Mutex<&'r mut (dyn FnMut(Report) + Send)>,
+pub struct Reporter<'r, M> {
+    sink: Mutex<&'r mut (dyn FnMut(Report<M>) + Send)>,
     policy: Policy,
-    state: Mutex<State>,
+    state: Mutex<State<M>>,
     /// Depth of the iteration the main thread is in, for progress lines.
     depth: AtomicU32,
 }
 
-impl<'r> Reporter<'r> {
-    pub fn new(opts: &SearchOptions, sink: &'r mut (dyn FnMut(Report) + Send)) -> Reporter<'r> {
+impl<'r, M: GameMove> Reporter<'r, M> {
+    pub fn new(
+        opts: &SearchOptions,
+        sink: &'r mut (dyn FnMut(Report<M>) + Send),
+    ) -> Reporter<'r, M> {
         Reporter {
             sink: Mutex::new(sink),
             policy: Policy::new(opts),
             state: Mutex::new(State {
                 last_pv: None,
                 last_output: Instant::now(),
-                first_move: Move::NONE,
+                first_move: M::NONE,
                 pending: None,
             }),
             depth: AtomicU32::new(0),
         }
     }
 
-    fn send(&self, state: &mut State, report: Report) {
+    fn send(&self, state: &mut State<M>, report: Report<M>) {
         if let Report::Pv(info) = &report
             && info.multipv <= 1
         {
-            state.first_move = info.pv.first().copied().unwrap_or(Move::NONE);
+            state.first_move = info.pv.first().copied().unwrap_or(M::NONE);
         }
         state.last_output = Instant::now();
         let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
         (*sink)(report);
     }
 
-    fn state(&self) -> std::sync::MutexGuard<'_, State> {
+    fn state(&self) -> std::sync::MutexGuard<'_, State<M>> {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -106,7 +109,7 @@ impl<'r> Reporter<'r> {
     }
 
     /// A line sent whatever the policy: the score at a root that needs no search.
-    pub fn immediate(&self, info: PvInfo) {
+    pub fn immediate(&self, info: PvInfo<M>) {
         let mut state = self.state();
         state.last_pv = Some(Instant::now());
         self.send(&mut state, Report::Pv(info));
@@ -124,13 +127,13 @@ impl<'r> Reporter<'r> {
             && self.interval_passed(&self.state())
     }
 
-    pub fn bound_line(&self, info: PvInfo) {
+    pub fn bound_line(&self, info: PvInfo<M>) {
         let mut state = self.state();
         state.last_pv = Some(Instant::now());
         self.send(&mut state, Report::Pv(info));
     }
 
-    fn interval_passed(&self, state: &State) -> bool {
+    fn interval_passed(&self, state: &State<M>) -> bool {
         state
             .last_pv
             .is_none_or(|at| at.elapsed() >= self.policy.pv_interval)
@@ -138,7 +141,7 @@ impl<'r> Reporter<'r> {
 
     /// A completed iteration, one line per principal variation: sent now, or held back
     /// until the interval has passed (then the next iteration or the end sends it).
-    pub fn iteration(&self, lines: Vec<PvInfo>) {
+    pub fn iteration(&self, lines: Vec<PvInfo<M>>) {
         let mut state = self.state();
         if self.interval_passed(&state) {
             state.pending = None;
@@ -166,7 +169,7 @@ impl<'r> Reporter<'r> {
     /// The variations of the result that is played, sent unless the last line already
     /// started with the move played: after a partial iteration or when another thread's
     /// result is chosen, the last line shown would otherwise disagree with `bestmove`.
-    pub fn final_lines(&self, lines: Vec<PvInfo>) {
+    pub fn final_lines(&self, lines: Vec<PvInfo<M>>) {
         self.flush();
         let mut state = self.state();
         let Some(first) = lines.first().and_then(|info| info.pv.first().copied()) else {
@@ -206,7 +209,12 @@ impl<'r> Reporter<'r> {
 
     /// `pv` as reported: cut before any move that cannot be played there (a GUI replays the
     /// line on its board), and in `ConsiderationMode` extended by the hash table's moves.
-    pub fn shown_pv<G: Game>(&self, pos: &G, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
+    pub fn shown_pv<G: Game<Move = M>>(
+        &self,
+        pos: &G,
+        pv: &[M],
+        tt: &TranspositionTable,
+    ) -> Vec<M> {
         if self.policy.extend_from_tt {
             extend_from_tt(pos, pv, tt)
         } else {
@@ -216,7 +224,7 @@ impl<'r> Reporter<'r> {
 }
 
 /// The longest start of `pv` that can be played from `root`.
-fn legal_prefix<G: Game>(root: &G, pv: &[Move]) -> Vec<Move> {
+fn legal_prefix<G: Game>(root: &G, pv: &[G::Move]) -> Vec<G::Move> {
     let mut pos = root.clone();
     let mut line = Vec::with_capacity(pv.len());
     for &m in pv {
@@ -232,7 +240,7 @@ fn legal_prefix<G: Game>(root: &G, pv: &[Move]) -> Vec<Move> {
 
 /// `pv`, followed by the best moves the hash table holds for the positions after it, while
 /// they are legal and the line does not repeat a position.
-pub fn extend_from_tt<G: Game>(root: &G, pv: &[Move], tt: &TranspositionTable) -> Vec<Move> {
+pub fn extend_from_tt<G: Game>(root: &G, pv: &[G::Move], tt: &TranspositionTable) -> Vec<G::Move> {
     let mut pos = root.clone();
     let mut seen = HashSet::new();
     seen.insert(pos.key());
@@ -246,7 +254,7 @@ pub fn extend_from_tt<G: Game>(root: &G, pv: &[Move], tt: &TranspositionTable) -
         return line;
     }
     while line.len() < MAX_EXTENDED_PV {
-        let Some(entry) = tt.probe(pos.key()) else {
+        let Some(entry) = tt.probe::<G::Move>(pos.key()) else {
             break;
         };
         let m = entry.mv;
@@ -267,7 +275,7 @@ mod tests {
     use super::*;
     use crate::search::tt::{Bound, TtEntry};
     use crate::search::{Score, ScoreBound};
-    use crate::shogi::Position;
+    use crate::shogi::{Move, Position};
 
     fn line(depth: u32, multipv: u32, first: &str) -> PvInfo {
         let pos = Position::startpos();

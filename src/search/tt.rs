@@ -1,10 +1,14 @@
 //! The transposition table shared by all search threads.
 //!
-//! Each entry is two `AtomicU64`s: the data word and the key xor-ed with the data. A reader that
-//! races a writer sees a key that does not match and treats the slot as empty, so threads share
-//! the table without locks and without `unsafe`.
+//! Each entry is two `AtomicU64`s: the data word (move, value, depth, bound, age) and a check
+//! word, the data xor-ed with the key whose top 16 bits are replaced by the static evaluation.
+//! A reader that races a writer sees low 48 key bits that do not match and treats the slot as
+//! empty, so threads share the table without locks and without `unsafe`. The bucket comes from
+//! the key's top bits, so the 48 checked bits are nearly all independent of it.
+//!
+//! Moves are stored as 32 bits, which holds every game's move ([`GameMove::bits`]).
 
-use crate::shogi::Move;
+use crate::game::GameMove;
 use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
 
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
@@ -16,28 +20,32 @@ pub enum Bound {
 }
 
 #[derive(Copy, Clone, Debug)]
-pub struct TtEntry {
-    pub mv: Move,
+pub struct TtEntry<M> {
+    pub mv: M,
     pub value: i32,
     pub eval: i32,
     pub depth: i32,
     pub bound: Bound,
 }
 
-impl TtEntry {
+impl<M: GameMove> TtEntry<M> {
     fn pack(&self, generation: u8) -> u64 {
-        (self.mv.raw() as u64)
-            | ((self.value as i16 as u16 as u64) << 16)
-            | ((self.eval as i16 as u16 as u64) << 32)
+        u64::from(self.mv.bits())
+            | ((self.value as i16 as u16 as u64) << 32)
             | (((self.depth + DEPTH_OFFSET).clamp(0, 255) as u64) << 48)
             | ((((generation << 2) | self.bound as u8) as u64) << 56)
     }
 
-    fn unpack(d: u64) -> TtEntry {
+    /// The check word stored beside data word `d`.
+    fn check(&self, key: u64, d: u64) -> u64 {
+        (key ^ d) ^ (u64::from(self.eval as i16 as u16) << 48)
+    }
+
+    fn unpack(d: u64, eval_bits: u64) -> TtEntry<M> {
         TtEntry {
-            mv: Move::from_raw(d as u16),
-            value: (d >> 16) as u16 as i16 as i32,
-            eval: (d >> 32) as u16 as i16 as i32,
+            mv: M::from_bits(d as u32),
+            value: (d >> 32) as u16 as i16 as i32,
+            eval: eval_bits as u16 as i16 as i32,
             depth: ((d >> 48) & 0xff) as i32 - DEPTH_OFFSET,
             bound: match (d >> 56) & 3 {
                 1 => Bound::Upper,
@@ -52,6 +60,15 @@ impl TtEntry {
 /// Quiescence stores negative depths; the offset keeps them in a byte.
 const DEPTH_OFFSET: i32 = 8;
 const BUCKET: usize = 4;
+/// The key bits the check word verifies.
+const CHECKED: u64 = (1 << 48) - 1;
+
+/// Whether the slot with data `d` and check word `c` holds `key`, and if so its evaluation bits.
+#[inline]
+fn matches(key: u64, d: u64, c: u64) -> Option<u64> {
+    let x = c ^ d ^ key;
+    (x & CHECKED == 0 && d != 0).then_some(x >> 48)
+}
 
 struct Slot {
     key_xor_data: AtomicU64,
@@ -104,18 +121,18 @@ impl TranspositionTable {
     }
 
     #[inline]
-    pub fn probe(&self, key: u64) -> Option<TtEntry> {
+    pub fn probe<M: GameMove>(&self, key: u64) -> Option<TtEntry<M>> {
         let b = self.bucket(key);
         for s in &self.slots[b..b + BUCKET] {
             let d = s.data.load(Relaxed);
-            if s.key_xor_data.load(Relaxed) ^ d == key && d != 0 {
-                return Some(TtEntry::unpack(d));
+            if let Some(eval) = matches(key, d, s.key_xor_data.load(Relaxed)) {
+                return Some(TtEntry::unpack(d, eval));
             }
         }
         None
     }
 
-    pub fn store(&self, key: u64, mut e: TtEntry) {
+    pub fn store<M: GameMove>(&self, key: u64, mut e: TtEntry<M>) {
         let generation = self.generation.load(Relaxed);
         let b = self.bucket(key);
         let bucket = &self.slots[b..b + BUCKET];
@@ -123,18 +140,22 @@ impl TranspositionTable {
         let mut victim_worth = i32::MAX;
         for (i, s) in bucket.iter().enumerate() {
             let d = s.data.load(Relaxed);
-            if d == 0 || s.key_xor_data.load(Relaxed) ^ d == key {
+            let same = matches(key, d, s.key_xor_data.load(Relaxed));
+            if d == 0 || same.is_some() {
                 // Same position: keep the old move when the new result has none.
-                if d != 0 && e.mv.is_none() {
-                    e.mv = TtEntry::unpack(d).mv;
-                }
-                if d != 0 && e.bound != Bound::Exact && TtEntry::unpack(d).depth > e.depth + 4 {
-                    return;
+                if let Some(eval) = same {
+                    let old = TtEntry::<M>::unpack(d, eval);
+                    if e.mv.is_none() {
+                        e.mv = old.mv;
+                    }
+                    if e.bound != Bound::Exact && old.depth > e.depth + 4 {
+                        return;
+                    }
                 }
                 victim = i;
                 break;
             }
-            let old = TtEntry::unpack(d);
+            let old = TtEntry::<M>::unpack(d, 0);
             let age = ((generation as i32) - ((d >> 58) as i32)).rem_euclid(64);
             let worth = old.depth - 8 * age;
             if worth < victim_worth {
@@ -144,7 +165,7 @@ impl TranspositionTable {
         }
         let d = e.pack(generation);
         bucket[victim].data.store(d, Relaxed);
-        bucket[victim].key_xor_data.store(key ^ d, Relaxed);
+        bucket[victim].key_xor_data.store(e.check(key, d), Relaxed);
     }
 
     /// Per mille of sampled slots written during the current search.
@@ -165,7 +186,7 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::Square;
+    use crate::shogi::{Move, Square};
 
     #[test]
     fn stores_and_finds_with_signed_fields() {
@@ -186,12 +207,26 @@ mod tests {
                     bound: Bound::Lower,
                 },
             );
-            let e = tt.probe(key).unwrap();
+            let e = tt.probe::<Move>(key).unwrap();
             assert_eq!(
                 (e.mv, e.value, e.eval, e.depth, e.bound),
                 (m, value, -value / 2, depth, Bound::Lower)
             );
         }
-        assert!(tt.probe(99).is_none());
+        assert!(tt.probe::<Move>(99).is_none());
+        // A 32-bit move (dai shogi's) keeps all its bits.
+        let wide = crate::dai::Move::from_raw(0x01ab_cdef);
+        let e = TtEntry {
+            mv: wide,
+            value: -5,
+            eval: 7,
+            depth: 3,
+            bound: Bound::Exact,
+        };
+        tt.store(5, e);
+        let got = tt.probe::<crate::dai::Move>(5).unwrap();
+        assert_eq!((got.mv, got.value, got.eval), (wide, -5, 7));
+        // Another key in the same bucket does not read it.
+        assert!(tt.probe::<crate::dai::Move>(5 ^ (1 << 20)).is_none());
     }
 }

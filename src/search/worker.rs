@@ -1,12 +1,12 @@
 //! One search thread: principal-variation alpha-beta with quiescence, run by iterative deepening.
 
 use super::history::{Histories, PieceTo, stat_bonus};
-use super::movepick::{Kind, MovePicker, OrderContext, piece_to};
+use super::movepick::{Kind, MovePicker, OrderContext};
 use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{SearchControl, SearchOptions};
-use crate::game::{EvalStack, Game};
-use crate::shogi::{Color, Move, Repetition};
+use crate::game::{EvalStack, Game, GameMove};
+use crate::shogi::{Color, Repetition};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
@@ -56,7 +56,7 @@ fn value_from_tt(v: i32, ply: usize) -> i32 {
 
 /// Whether a stored result settles a node searched to `depth` with window (alpha, beta).
 #[inline]
-fn cuts_off(e: TtEntry, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
+fn cuts_off<M>(e: TtEntry<M>, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
     e.depth >= depth
         && value != VALUE_NONE
         && match e.bound {
@@ -68,21 +68,21 @@ fn cuts_off(e: TtEntry, value: i32, depth: i32, alpha: i32, beta: i32) -> bool {
 }
 
 #[derive(Clone, Debug)]
-pub struct RootMove {
-    pub mv: Move,
+pub struct RootMove<M> {
+    pub mv: M,
     pub score: i32,
     pub prev_score: i32,
     pub sel_depth: usize,
-    pub pv: Vec<Move>,
+    pub pv: Vec<M>,
 }
 
 #[derive(Clone, Default)]
-struct Frame {
-    pv: Vec<Move>,
-    killers: [Move; 2],
+struct Frame<M> {
+    pv: Vec<M>,
+    killers: [M; 2],
     static_eval: i32,
     piece_to: Option<PieceTo>,
-    current: Move,
+    current: M,
 }
 
 /// Called with the worker, the depth and the window after an aspiration search failed high or low.
@@ -97,9 +97,9 @@ pub struct Worker<'a, G: Game> {
     eval: G::EvalStack,
     node_counters: &'a [AtomicU64],
     pub id: usize,
-    hist: Box<Histories>,
-    stack: Vec<Frame>,
-    pub root_moves: Vec<RootMove>,
+    hist: Box<Histories<G>>,
+    stack: Vec<Frame<G::Move>>,
+    pub root_moves: Vec<RootMove<G::Move>>,
     pv_idx: usize,
     sel_depth: usize,
     pub completed_depth: i32,
@@ -117,7 +117,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         pos: G,
-        root_moves: Vec<RootMove>,
+        root_moves: Vec<RootMove<G::Move>>,
         tt: &'a TranspositionTable,
         control: &'a SearchControl,
         opts: &'a SearchOptions,
@@ -274,7 +274,7 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Plays `m` at `ply` and carries the incremental part of the evaluation to `ply + 1`.
     #[inline]
-    fn make_move(&mut self, m: Move, gives_check: bool, ply: usize) {
+    fn make_move(&mut self, m: G::Move, gives_check: bool, ply: usize) {
         self.pos.do_move_with_check(m, gives_check);
         self.eval.push(ply, &self.pos);
     }
@@ -343,7 +343,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let tt_move = if root {
             self.root_moves[self.pv_idx].mv
         } else {
-            tte.map_or(Move::NONE, |e| e.mv)
+            tte.map_or(G::Move::NONE, |e| e.mv)
         };
         if !PV && tte.is_some_and(|e| cuts_off(e, tt_value, depth, alpha, beta)) {
             return tt_value;
@@ -374,7 +374,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.tt.store(
                     key,
                     TtEntry {
-                        mv: Move::NONE,
+                        mv: G::Move::NONE,
                         value: VALUE_NONE,
                         eval: static_eval,
                         depth: -7,
@@ -432,7 +432,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 && beta > -MATE_IN_MAX_PLY
             {
                 let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
-                self.stack[ply].current = Move::NONE;
+                self.stack[ply].current = G::Move::NONE;
                 self.stack[ply].piece_to = None;
                 self.pos.do_null_move();
                 self.eval.push(ply, &self.pos);
@@ -464,21 +464,21 @@ impl<'a, G: Game> Worker<'a, G> {
                 None
             },
         ];
-        let counter = cont[0].map_or(Move::NONE, |p| self.hist.counter[p]);
+        let counter = cont[0].map_or(G::Move::NONE, |p| self.hist.counter[p]);
         let ctx = OrderContext {
             killers: self.stack[ply].killers,
             counter,
             cont,
         };
         let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Main);
-        self.stack[ply + 1].killers = [Move::NONE; 2];
+        self.stack[ply + 1].killers = [G::Move::NONE; 2];
 
         let us = self.pos.side_to_move();
         let mut best_value = -VALUE_INFINITE;
-        let mut best_move = Move::NONE;
+        let mut best_move = G::Move::NONE;
         let mut move_count = 0usize;
-        let mut quiets_tried: arrayvec::ArrayVec<Move, 64> = arrayvec::ArrayVec::new();
-        let mut captures_tried: arrayvec::ArrayVec<Move, 32> = arrayvec::ArrayVec::new();
+        let mut quiets_tried: arrayvec::ArrayVec<G::Move, 64> = arrayvec::ArrayVec::new();
+        let mut captures_tried: arrayvec::ArrayVec<G::Move, 32> = arrayvec::ArrayVec::new();
         let original_alpha = alpha;
 
         while let Some(m) = picker.next_move(&self.pos, &self.hist, &ctx) {
@@ -516,7 +516,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     && self.pos.see_ge(m, 0),
             );
             let new_depth = depth - 1 + extension;
-            let pt = piece_to(&self.pos, m);
+            let pt = self.pos.piece_to(m);
             self.stack[ply].current = m;
             self.stack[ply].piece_to = Some(pt);
             let nodes_before = self.nodes;
@@ -630,16 +630,16 @@ impl<'a, G: Game> Worker<'a, G> {
 
     fn update_stats(
         &mut self,
-        best: Move,
+        best: G::Move,
         depth: i32,
         ply: usize,
-        quiets: &[Move],
-        captures: &[Move],
+        quiets: &[G::Move],
+        captures: &[G::Move],
         cont: [Option<PieceTo>; 3],
     ) {
         let us = self.pos.side_to_move();
         let bonus = stat_bonus(depth);
-        let best_pt = piece_to(&self.pos, best);
+        let best_pt = self.pos.piece_to(best);
         if self.pos.is_capture(best) || best.is_promotion() {
             let k = self.pos.captured_kind_index(best);
             self.hist.update_capture(best_pt, k, bonus);
@@ -657,7 +657,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 self.hist.update_continuation(c, best_pt, bonus);
             }
             for &q in quiets {
-                let qpt = piece_to(&self.pos, q);
+                let qpt = self.pos.piece_to(q);
                 self.hist.update_butterfly(us, q, -bonus);
                 for &c in &cont {
                     self.hist.update_continuation(c, qpt, -bonus);
@@ -666,7 +666,7 @@ impl<'a, G: Game> Worker<'a, G> {
         }
         for &c in captures {
             let k = self.pos.captured_kind_index(c);
-            self.hist.update_capture(piece_to(&self.pos, c), k, -bonus);
+            self.hist.update_capture(self.pos.piece_to(c), k, -bonus);
         }
     }
 
@@ -678,7 +678,7 @@ impl<'a, G: Game> Worker<'a, G> {
         key: u64,
         ply: usize,
         depth: i32,
-        mv: Move,
+        mv: G::Move,
         value: i32,
         eval: i32,
         (alpha, beta): (i32, i32),
@@ -729,7 +729,7 @@ impl<'a, G: Game> Worker<'a, G> {
         if !PV && tte.is_some_and(|e| cuts_off(e, tt_value, tt_depth, alpha, beta)) {
             return tt_value;
         }
-        let tt_move = tte.map_or(Move::NONE, |e| e.mv);
+        let tt_move = tte.map_or(G::Move::NONE, |e| e.mv);
         let mut best_value;
         let static_eval;
         if in_check {
@@ -746,7 +746,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     self.tt.store(
                         key,
                         TtEntry {
-                            mv: Move::NONE,
+                            mv: G::Move::NONE,
                             value: value_to_tt(best_value, ply),
                             eval: static_eval,
                             depth: -7,
@@ -759,12 +759,12 @@ impl<'a, G: Game> Worker<'a, G> {
             alpha = alpha.max(best_value);
         }
         let ctx = OrderContext {
-            killers: [Move::NONE; 2],
-            counter: Move::NONE,
+            killers: [G::Move::NONE; 2],
+            counter: G::Move::NONE,
             cont: [None; 3],
         };
         let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Tactical);
-        let mut best_move = Move::NONE;
+        let mut best_move = G::Move::NONE;
         let original_alpha = alpha;
         let mut move_count = 0;
         while let Some(m) = picker.next_move(&self.pos, &self.hist, &ctx) {
@@ -783,7 +783,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
             }
             self.stack[ply].current = m;
-            self.stack[ply].piece_to = Some(piece_to(&self.pos, m));
+            self.stack[ply].piece_to = Some(self.pos.piece_to(m));
             self.make_move(m, gives_check, ply);
             let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, qdepth - 1);
             self.pos.undo_move();

@@ -38,10 +38,10 @@ use self::io::{Input, Out, read_commands};
 use self::options::Options;
 use self::worker::{Finished, MAX_PERFT_DEPTH, Task, WorkerMessage};
 use crate::eval::Evaluator;
-use crate::game::{GamePosition, Variant};
+use crate::game::{GamePosition, Variant, VariantMove};
 use crate::search::time::Clock;
 use crate::search::{Limits, Outcome, SearchControl, SearchOptions, Searcher};
-use crate::shogi::{Color, EnteringKingRule, Move};
+use crate::shogi::{Color, EnteringKingRule};
 use crate::usi::{
     BestMove, CheckmateAnswer, ClockTimes, Command, GoParams, MateLimit, PositionStart, Response,
 };
@@ -116,7 +116,7 @@ struct Job {
 
 enum JobKind {
     Search {
-        limits: Limits,
+        limits: Limits<VariantMove>,
         opts: SearchOptions,
         hash_mb: usize,
     },
@@ -610,7 +610,7 @@ impl Engine {
 
     /// The root moves to search, or all (empty) when any given one is not legal here: a
     /// list that does not fit the position was meant for another one.
-    fn searchmoves(&self, pos: &GamePosition, texts: &[String]) -> Vec<Move> {
+    fn searchmoves(&self, pos: &GamePosition, texts: &[String]) -> Vec<VariantMove> {
         let mut moves = Vec::new();
         let mut bad = Vec::new();
         for text in texts {
@@ -932,7 +932,7 @@ fn can_allocate(mb: usize) -> bool {
 /// lose the game on the spot, so they are replaced by a legal move and reported.
 fn checked_bestmove(
     pos: &GamePosition,
-    outcome: Outcome,
+    outcome: Outcome<VariantMove>,
     rule: EnteringKingRule,
     out: &Out,
 ) -> BestMove {
@@ -1021,7 +1021,7 @@ mod tests {
             }
         );
         let none = Outcome::Move {
-            best: Move::NONE,
+            best: VariantMove::Shogi(crate::shogi::Move::NONE),
             ponder: None,
         };
         assert!(matches!(

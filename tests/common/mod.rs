@@ -33,13 +33,29 @@ pub fn is_perft_line(line: &str) -> bool {
         .is_some_and(|(mv, count)| is_move_syntax(mv) && number(count))
 }
 
+/// USI move text of any of the games: `7g7f`, `P*5e`, dai shogi's `11j10k+` and lion moves
+/// through a mid square (`8h8g9f`).
 pub fn is_move_syntax(text: &str) -> bool {
-    let square = |f: u8, r: u8| (b'1'..=b'9').contains(&f) && (b'a'..=b'i').contains(&r);
-    match text.as_bytes() {
-        [p, b'*', f, r] => b"PLNSGBR".contains(p) && square(*f, *r),
-        [f1, r1, f2, r2] | [f1, r1, f2, r2, b'+'] => square(*f1, *r1) && square(*f2, *r2),
-        _ => false,
+    let drop_square = |f: u8, r: u8| (b'1'..=b'9').contains(&f) && (b'a'..=b'i').contains(&r);
+    if let [p, b'*', f, r] = text.as_bytes() {
+        return b"PLNSGBR".contains(p) && drop_square(*f, *r);
     }
+    let body = text.strip_suffix('+').unwrap_or(text);
+    let mut squares = 0;
+    let mut rest = body;
+    while !rest.is_empty() {
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        let Some(&rank) = rest.as_bytes().get(digits) else {
+            return false;
+        };
+        let file: u32 = rest[..digits].parse().unwrap_or(0);
+        if !(1..=15).contains(&file) || !(b'a'..=b'o').contains(&rank) || rest.starts_with('0') {
+            return false;
+        }
+        squares += 1;
+        rest = &rest[digits + 1..];
+    }
+    squares == 2 || (squares == 3 && body.len() == text.len())
 }
 
 /// Panics unless `bytes` is one ASCII line that reads back as a USI response (or, when

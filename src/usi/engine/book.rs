@@ -87,10 +87,10 @@ impl BookSlot {
     /// The book's answer to a `go`, with its `info` line already sent, or `None` when the
     /// engine should search: book off, a `go` that is not a timed game move (analysis,
     /// pondering, fixed depth or nodes, searchmoves), or no allowed book move here.
-    pub fn answer(
+    pub fn answer<M>(
         &mut self,
         pos: &Position,
-        limits: &Limits,
+        limits: &Limits<M>,
         options: &Options,
         out: &Out,
     ) -> Option<BestMove> {

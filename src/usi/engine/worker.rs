@@ -12,10 +12,10 @@ use crossbeam_channel::Sender;
 
 use super::io::Out;
 use crate::eval::yari::YariWeights;
-use crate::game::{Game, GamePosition};
+use crate::game::{Game, GamePosition, VariantMove};
 use crate::search::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
-use crate::shogi::{Move, Position};
+use crate::shogi::Position;
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
 
 /// Deepest `go perft` served: depth 10 from the start position would run for days.
@@ -26,7 +26,7 @@ pub const MAX_PERFT_DEPTH: u32 = 9;
 pub enum Task {
     Search {
         pos: GamePosition,
-        limits: Limits,
+        limits: Limits<VariantMove>,
         opts: SearchOptions,
         searcher: Searcher,
     },
@@ -53,7 +53,7 @@ pub enum Task {
 pub enum Finished {
     Search {
         searcher: Option<Searcher>,
-        outcome: Option<Outcome>,
+        outcome: Option<Outcome<VariantMove>>,
     },
     Mate(Option<CheckmateAnswer>),
     Perft,
@@ -93,13 +93,29 @@ fn run(task: Task, out: &Out) -> Finished {
             let report_out = out.clone();
             let mut report =
                 move |report: Report| report_out.send(&report_line(report, show_multipv));
+            let dai_out = out.clone();
+            let mut dai_report = move |report: Report<crate::dai::Move>| {
+                dai_out.send(&report_line(report, show_multipv))
+            };
+            let shogi_limits = || limits.map_moves(VariantMove::shogi);
             // A search bug must cost one move, not the engine: the GUI still gets a
             // `bestmove` and the next `go` gets a fresh searcher.
             let outcome = catch_unwind(AssertUnwindSafe(|| match &pos {
-                GamePosition::Standard(p) => searcher.think(p, &limits, &opts, &mut report),
+                GamePosition::Standard(p) => searcher
+                    .think(p, &shogi_limits(), &opts, &mut report)
+                    .map(VariantMove::Shogi),
                 GamePosition::Yari(p) => {
                     let weights = YariWeights::embedded();
-                    searcher.think_game(p, &weights, &limits, &opts, &mut report)
+                    searcher
+                        .think_game(p, &weights, &shogi_limits(), &opts, &mut report)
+                        .map(VariantMove::Shogi)
+                }
+                GamePosition::Dai(p) => {
+                    let weights = crate::eval::dai::embedded();
+                    let limits = limits.map_moves(VariantMove::dai);
+                    searcher
+                        .think_game(p, &weights, &limits, &opts, &mut dai_report)
+                        .map(VariantMove::Dai)
                 }
             }));
             match outcome {
@@ -122,7 +138,7 @@ fn run(task: Task, out: &Out) -> Finished {
             let answer = catch_unwind(AssertUnwindSafe(|| match pos {
                 GamePosition::Standard(mut p) => solve_mate(&mut p, limit, hash_mb, &stop, out),
                 // Refused before it gets here; see `Engine::go`.
-                GamePosition::Yari(_) => CheckmateAnswer::NotImplemented,
+                GamePosition::Yari(_) | GamePosition::Dai(_) => CheckmateAnswer::NotImplemented,
             }));
             Finished::Mate(answer.ok())
         }
@@ -136,6 +152,7 @@ fn run(task: Task, out: &Out) -> Finished {
             let counted = catch_unwind(AssertUnwindSafe(|| match &mut pos {
                 GamePosition::Standard(p) => perft(p, depth, &stop, out),
                 GamePosition::Yari(p) => perft(p, depth, &stop, out),
+                GamePosition::Dai(p) => dai_perft(p, depth, &stop, out),
             }));
             if counted.is_err() {
                 out.error("perft failed");
@@ -204,7 +221,7 @@ fn mate_progress_line(nodes: u64, elapsed: Duration, hashfull: u32) -> Response 
 
 /// Turns a search report into its `info` line; `multipv` (1-based) only when several lines
 /// are asked for, since some GUIs show a single-PV search differently when they see it.
-pub fn report_line(report: Report, show_multipv: bool) -> Response {
+pub fn report_line<M: std::fmt::Display>(report: Report<M>, show_multipv: bool) -> Response {
     match report {
         Report::Pv(info) => pv_line(&info, show_multipv),
         Report::Progress {
@@ -229,7 +246,7 @@ pub fn report_line(report: Report, show_multipv: bool) -> Response {
     }
 }
 
-fn pv_line(info: &PvInfo, show_multipv: bool) -> Response {
+fn pv_line<M: std::fmt::Display>(info: &PvInfo<M>, show_multipv: bool) -> Response {
     let value = match info.score {
         // The one place scores meet the GUI: centipawns go to its scale.
         crate::search::Score::Cp(cp) => ScoreValue::Cp(crate::eval::to_reported_cp(cp)),
@@ -254,7 +271,9 @@ fn pv_line(info: &PvInfo, show_multipv: bool) -> Response {
         fields.push(InfoField::MultiPv(info.multipv));
     }
     if !info.pv.is_empty() {
-        fields.push(InfoField::Pv(info.pv.iter().map(Move::to_string).collect()));
+        fields.push(InfoField::Pv(
+            info.pv.iter().map(ToString::to_string).collect(),
+        ));
     }
     Response::Info(fields)
 }
@@ -277,6 +296,33 @@ pub fn perft<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool, out: &Out) {
             total += count;
         }
     }
+    out.line(&format!("Nodes searched: {total}"));
+}
+
+/// Dai perft counts as the perft tables do, with no repetition rule and no end at a
+/// captured royal (`dai::perft`); `stop` is checked between root moves.
+fn dai_perft(pos: &mut crate::dai::Position, depth: u32, stop: &AtomicBool, out: &Out) {
+    let rules = pos.rules();
+    pos.set_rules(crate::dai::Rules {
+        repetition: crate::dai::RepetitionRule::Off,
+        ..rules
+    });
+    let mut total = 0;
+    if depth > 0 {
+        for m in pos.legal_moves() {
+            if stop.load(Ordering::Relaxed) {
+                out.info_string("perft stopped");
+                pos.set_rules(rules);
+                return;
+            }
+            pos.do_move(m);
+            let count = crate::dai::perft(pos, depth - 1);
+            pos.undo_move();
+            out.line(&format!("{m}: {count}"));
+            total += count;
+        }
+    }
+    pos.set_rules(rules);
     out.line(&format!("Nodes searched: {total}"));
 }
 
@@ -411,7 +457,7 @@ mod tests {
         );
         assert!(parse_response(&progress.to_string()).is_some());
         assert_eq!(
-            report_line(Report::Text("hello".into()), false).to_string(),
+            report_line(Report::<crate::shogi::Move>::Text("hello".into()), false).to_string(),
             "info string hello"
         );
     }

@@ -6,7 +6,7 @@ use std::str::FromStr;
 use nom::{
     IResult, Parser,
     branch::alt,
-    bytes::complete::take_while1,
+    bytes::complete::{tag, take_while1},
     character::complete::{char, digit1, one_of, satisfy},
     combinator::{map, map_res, not, opt, recognize, rest, verify},
     error::{ErrorKind, FromExternalError, ParseError},
@@ -167,16 +167,22 @@ pub(super) fn noise(input: &str) -> Res<'_, ()> {
     map((word, opt(preceded(sep, integer))), |_| ()).parse(input)
 }
 
-fn square(input: &str) -> Res<'_, (char, char)> {
-    (one_of("123456789"), one_of("abcdefghi")).parse(input)
+/// A square of any game's board: files 1-15 and ranks a-o (dai shogi's 15x15 board holds the
+/// smaller boards').
+fn square(input: &str) -> Res<'_, &str> {
+    let rank = || one_of("abcdefghijklmno");
+    let two_digit_file = (char('1'), one_of("012345"), rank());
+    let one_digit_file = (one_of("123456789"), rank());
+    alt((recognize(two_digit_file), recognize(one_digit_file))).parse(input)
 }
 
-/// Move syntax only — `7g7f`, `8h2b+`, `P*5e` — as one whole word. Whether the move
-/// is legal needs a position and is the engine's business.
+/// Move syntax only — `7g7f`, `8h2b+`, `P*5e`, and dai shogi's `8m10n`, lion moves through a
+/// mid square `8h8g9f` and `pass` — as one whole word. Whether the move is legal in the
+/// game being played needs a position and is the engine's business.
 pub(super) fn usi_move(input: &str) -> Res<'_, &str> {
-    let board = recognize((square, square, opt(char('+'))));
+    let board = recognize((square, square, opt(square), opt(char('+'))));
     let drop = recognize((one_of("PLNSGBR"), char('*'), square));
-    terminated(alt((board, drop)), word_end).parse(input)
+    terminated(alt((board, drop, tag("pass"))), word_end).parse(input)
 }
 
 /// A move where nothing else may stand: a bad one refuses the line, naming it.
@@ -200,11 +206,16 @@ mod tests {
 
     #[test]
     fn move_syntax() {
-        for good in ["7g7f", "8h2b+", "P*5e", "R*1a", "1i9a", "9a9a"] {
+        let good = [
+            "7g7f", "8h2b+", "P*5e", "R*1a", "1i9a", "9a9a", "8m10n", "15o1a+", "8h8g9f", "pass",
+            "11j11i",
+        ];
+        for good in good {
             assert_eq!(whole(usi_move, good), Some(good), "{good}");
         }
         for bad in [
-            "7g7", "7g7f++", "0a1a", "7j7f", "K*5e", "p*5e", "P*5e+", "7G7F", "P+5e", "7g7f=", "",
+            "7g7", "7g7f++", "0a1a", "7p7f", "16a1a", "K*5e", "p*5e", "P*5e+", "7G7F", "P+5e",
+            "7g7f=", "", "1a2b3c4d", "P*10e+", "passs",
         ] {
             assert_eq!(whole(usi_move, bad), None, "{bad}");
         }

@@ -1,0 +1,222 @@
+//! Dai shogi through the USI front end and the command line: the variant option, positions
+//! with dai move text, searches that keep and take royals, perft against the shared table,
+//! and one-line errors. Move legality is checked with `kirin::dai`, whose move generation
+//! `tests/dai.rs` checks against the perft table and an independent generator.
+
+mod common;
+
+use common::{Engine, best_of, errors};
+use kirin::dai::Position;
+use std::process::Command;
+
+fn dai_engine() -> Engine {
+    let mut engine = Engine::ready();
+    engine.send("setoption name UCI_Variant value daishogi");
+    let noise = engine.sync();
+    assert!(errors(&noise).is_empty(), "{noise:?}");
+    assert_eq!(noise.len(), 1, "{noise:?}");
+    assert!(noise[0].contains("opening book"), "{noise:?}");
+    engine
+}
+
+/// The position after `moves` from the dai start, checking each move is legal there.
+fn dai_after(moves: &[String]) -> Position {
+    let mut pos = Position::startpos();
+    for m in moves {
+        let mv = pos
+            .parse_move(m)
+            .unwrap_or_else(|e| panic!("{m} after {moves:?}: {e}"));
+        pos.do_move(mv);
+    }
+    pos
+}
+
+/// A dai SFEN with the given pieces (`(file, rank letter, SFEN letters)`) on an empty board.
+fn sfen_with(pieces: &[(u8, char, &str)], side: char) -> String {
+    let mut ranks = Vec::new();
+    for rank in 'a'..='o' {
+        let mut text = String::new();
+        let mut empty = 0;
+        for file in (1..=15u8).rev() {
+            match pieces.iter().find(|p| p.0 == file && p.1 == rank) {
+                Some(p) => {
+                    if empty > 0 {
+                        text.push_str(&empty.to_string());
+                        empty = 0;
+                    }
+                    text.push_str(p.2);
+                }
+                None => empty += 1,
+            }
+        }
+        if empty > 0 {
+            text.push_str(&empty.to_string());
+        }
+        ranks.push(text);
+    }
+    format!("{} {side} - 1", ranks.join("/"))
+}
+
+/// The dai perft count of the start position at `depth`, from the shared table.
+fn table_count(depth: u32) -> u64 {
+    let text =
+        std::fs::read_to_string("../shared/data/perft.tsv").expect("../shared/data/perft.tsv");
+    text.lines()
+        .map(|l| l.split('\t').collect::<Vec<_>>())
+        .find(|f| f.len() >= 5 && f[0] == "dai" && f[1] == "startpos" && f[3] == depth.to_string())
+        .and_then(|f| f[4].parse().ok())
+        .expect("a dai startpos row")
+}
+
+#[test]
+fn a_game_of_dai_shogi_is_played_with_legal_moves_only() {
+    let mut engine = dai_engine();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..30 {
+        let pos = dai_after(&moves);
+        engine.send(&format!("position startpos moves {}", moves.join(" ")));
+        engine.send("go nodes 3000");
+        let (best, info) = engine.bestmove();
+        assert!(errors(&info).is_empty(), "{info:?}");
+        let mv = best_of(&best).to_string();
+        assert!(
+            pos.parse_move(&mv).is_ok(),
+            "{mv} is not legal after {moves:?}; {best}"
+        );
+        if let Some(ponder) = best.split_whitespace().nth(3) {
+            let mut after = pos.clone();
+            after.do_move(pos.parse_move(&mv).unwrap());
+            assert!(after.parse_move(ponder).is_ok(), "{best} after {moves:?}");
+        }
+        moves.push(mv);
+    }
+    engine.quit();
+}
+
+#[test]
+fn the_last_royal_is_taken_when_it_can_be() {
+    let mut engine = dai_engine();
+    // White's only royal on 8a, Black's rook on 8c with nothing between.
+    let sfen = sfen_with(
+        &[(8, 'a', "k"), (3, 'a', "g"), (8, 'c', "R"), (8, 'o', "K")],
+        'b',
+    );
+    engine.send(&format!("position sfen {sfen}"));
+    engine.send("go depth 3");
+    let (best, info) = engine.bestmove();
+    assert!(best_of(&best).starts_with("8c8a"), "{best} {info:?}");
+    assert!(info.iter().any(|l| l.contains("score mate 1 ")), "{info:?}");
+    engine.quit();
+}
+
+#[test]
+fn a_royal_en_prise_is_saved() {
+    let mut engine = dai_engine();
+    // White's rook on 8f attacks Black's only royal on 8o down the open file.
+    let sfen = sfen_with(
+        &[(8, 'a', "k"), (8, 'f', "r"), (8, 'o', "K"), (1, 'o', "G")],
+        'b',
+    );
+    engine.send(&format!("position sfen {sfen}"));
+    engine.send("go depth 4");
+    let (best, info) = engine.bestmove();
+    assert!(errors(&info).is_empty(), "{info:?}");
+    let mut pos = Position::from_sfen(&sfen).unwrap();
+    let mv = pos
+        .parse_move(best_of(&best))
+        .unwrap_or_else(|e| panic!("{best}: {e}"));
+    pos.do_move(mv);
+    for reply in pos.legal_moves() {
+        pos.do_move(reply);
+        assert!(
+            pos.royals(kirin::shogi::Color::Black) > 0,
+            "{best} lets {reply} take the king"
+        );
+        pos.undo_move();
+    }
+    engine.quit();
+}
+
+#[test]
+fn perft_counts_dai_moves_as_the_table_does() {
+    let mut engine = dai_engine();
+    engine.send("position startpos");
+    engine.send("go perft 2");
+    let lines = engine.read_until_opts(|l| l.starts_with("Nodes searched"), true);
+    assert_eq!(
+        lines.last().cloned(),
+        Some(format!("Nodes searched: {}", table_count(2)))
+    );
+    assert_eq!(lines.len() as u64, table_count(1) + 1, "{lines:?}");
+    engine.quit();
+}
+
+#[test]
+fn other_games_input_in_dai_shogi_gets_one_line_errors() {
+    let mut engine = dai_engine();
+    engine.send("position sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(lines[0].contains("bad sfen"), "{lines:?}");
+    engine.send("go btime 0 wtime 0 byoyomi 100");
+    let (best, _) = engine.bestmove();
+    assert_eq!(best, "bestmove resign");
+
+    // 7g7f is move syntax, but no dai piece stands on 7g.
+    engine.send("position startpos moves 7g7f");
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    engine.send("position startpos moves P*5e");
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+
+    engine.send("position startpos");
+    engine.send("go mate 1000");
+    let lines = engine.read_until(|l| l.starts_with("checkmate"));
+    assert_eq!(
+        lines.last().map(String::as_str),
+        Some("checkmate notimplemented")
+    );
+
+    // Back to standard shogi: the same text is a standard move again.
+    engine.send("setoption name UCI_Variant value shogi");
+    engine.send("position startpos moves 7g7f");
+    engine.send("go depth 2");
+    let (best, info) = engine.bestmove();
+    assert!(errors(&info).is_empty(), "{info:?}");
+    assert!(
+        common::is_legal(None, &["7g7f".to_string()], best_of(&best)),
+        "{best}"
+    );
+    engine.quit();
+}
+
+fn kirin(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kirin"))
+        .args(args)
+        .output()
+        .expect("run kirin")
+}
+
+#[test]
+fn the_command_line_counts_and_benches_dai_shogi() {
+    let out = kirin(&["perft", "--variant", "dai", "2"]);
+    assert!(out.status.success());
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(
+        text.lines().last().map(str::to_string),
+        Some(format!("Nodes searched: {}", table_count(2)))
+    );
+    let nodes = |out: std::process::Output| {
+        assert!(out.status.success());
+        String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: ").map(str::to_string))
+            .expect("a node count")
+    };
+    // With one thread the node count is the search's signature: the same twice.
+    let a = nodes(kirin(&["bench", "--variant", "daishogi", "5"]));
+    let b = nodes(kirin(&["bench", "--variant", "daishogi", "5"]));
+    assert_eq!(a, b);
+    assert!(a.parse::<u64>().unwrap() > 0);
+}
