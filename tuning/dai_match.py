@@ -555,10 +555,10 @@ def compare_moves(judge: Judge, e: XBoardEngine, moves: list, side: int, lift: i
     targets, then every lion-type move (pass, igui, double capture) of every piece with lion
     power, asked of both: the judge checks it, HaChu is told it and takes it back (`undo`).
 
-    HaChu's highlight leaves out the pass and the igui of horned falcons, soaring eagles and
-    promoted kirin, and marks the lifted square a1 (its square 0) for the piece there even with no
-    move; so the lifted square itself is left out of the highlight comparison and the moves that
-    end there are compared by asking.  The pass is asked once a position, as HaChu writes it
+    HaChu's highlight marks the lifted square for a pass or igui only sometimes (never for horned
+    falcons, soaring eagles and promoted kirin, not always for the lion), and marks the lifted
+    square a1 (its square 0) for the piece there even with no move; so the lifted square itself is
+    left out of the highlight comparison and the moves that end there are compared by asking.  The pass is asked once a position, as HaChu writes it
     (`@@@@`, no piece named)."""
     pieces = sfen_pieces(judge.sfen(moves), side)
     for sq in rng.sample(pieces, min(lift, len(pieces))):
