@@ -917,7 +917,8 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=1, help="seed of the openings and of the lift samples")
     ap.add_argument("--max-plies", type=int, default=600, help="a draw after this many plies")
     ap.add_argument("--lift", type=int, default=0,
-                    help="compare HaChu's highlighted targets with kirin's for this many pieces a position")
+                    help="compare HaChu's highlighted targets with kirin's for this many pieces a position, "
+                    "and ask both about every lion move (igui, double capture, pass)")
     ap.add_argument("--judge", default=None, help="kirin binary for `kirin judge` (default $KIRIN_JUDGE, "
                     "else $KIRIN_BIN, else target/release/kirin)")
     ap.add_argument("--out", default=None, help="records folder (default $KIRIN_DATA/dai-match/<time>-A-vs-B, "
