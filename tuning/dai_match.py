@@ -289,8 +289,8 @@ class Spec:
     name: str
     kind: str  # "xboard" or "usi"
     cmd: list
-    depth: int | None = None  # XBoard `sd`
-    st: int | None = None  # XBoard `st` (seconds); default from --movetime
+    depth: int | None = None  # XBoard `sd`; None: thinks by the clock
+    st: int | None = None  # seconds a move (HaChu's clock is set from it); default --movetime
     memory: int = 64  # XBoard `memory` (MB): HaChu crashes on `go` without it
     margin_ms: int = 200
     usi: M.EngineSpec | None = None
@@ -410,8 +410,12 @@ class XBoardEngine:
             self.send(cmd)
         if self.spec.depth is not None:
             self.send(f"sd {self.spec.depth}")
-        self.send(f"st {self.spec.st if self.spec.st is not None else max(1, round(self.movetime / 1000))}")
+        else:
+            self.send(f"st {max(1, round(self.move_ms() / 1000))}")
         self.sync()
+
+    def move_ms(self) -> int:
+        return self.spec.st * 1000 if self.spec.st is not None else self.movetime
 
     def tell(self, hachu_text: str) -> str | None:
         """Plays a move on HaChu's board; None if taken, else HaChu's complaint."""
@@ -437,6 +441,15 @@ class XBoardEngine:
     def move(self, limit_ms: float, grace_s: float = 3.0):
         """(kirin text or None, ms, claim or None, HaChu's text).  A claim is a result line or
         `resign` instead of a move."""
+        if self.spec.depth is None:
+            # HaChu 0.21 thinks only as long as its clock allows, and the clock is what `time`
+            # says (centiseconds): with `st` alone it is empty and HaChu moves in milliseconds.
+            # It may spend its whole clock on one move but not more, so the clock is set to the
+            # move time before every move (measured at 1 s: 0.18-1.01 s a move, 3 s: 0.6-2.97 s;
+            # with twice the move time on the clock it took up to twice the move time).
+            clock = self.move_ms() // 10
+            self.send(f"time {clock}")
+            self.send(f"otim {clock}")
         self.send("go")
         t0 = time.monotonic()
         hard = t0 + limit_ms / 1000.0 + grace_s
@@ -910,7 +923,7 @@ def main(argv=None):
                     "hachu[,depth=N][,st=S][,memory=MB] | kirin | kirin@REV | PATH[,key=value as match.py]")
     ap.add_argument("--opponent", default="hachu", help="engine B, same syntax")
     ap.add_argument("--movetime", type=int, default=1000,
-                    help="ms per move (USI `go movetime`; HaChu `st`, whole seconds, unless depth= or st=)")
+                    help="ms per move (USI `go movetime`; HaChu's clock, unless depth= or st=)")
     ap.add_argument("--margin", type=int, default=1000, help="ms past --movetime before a move loses on time")
     ap.add_argument("--games", type=int, default=2, help="number of games (pairs of one opening)")
     ap.add_argument("--random-plies", type=int, default=6, help="random legal plies of each opening")

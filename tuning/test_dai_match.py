@@ -127,11 +127,14 @@ line = ["h5h6", "h11h10", "i5i6", "i11i10", "g5g6", "g11g10", "j5j6", "j11j10"]
 def out(s):
     sys.stdout.write(s + "\n"); sys.stdout.flush()
 played = 0
+clock = []
 for text in sys.stdin:
     t = text.split()
     if not t:
         continue
-    if t[0] == "protover":
+    if t[0] in ("time", "otim", "st", "sd"):
+        clock.append(text.strip())
+    elif t[0] == "protover":
         out("# debug lines are ignored"); out("feature ping=1 usermove=1 done=1")
     elif t[0] == "ping":
         out("pong " + t[1])
@@ -147,6 +150,10 @@ for text in sys.stdin:
             out("move h5h7")
         elif mode == "quiet":
             out("move a15a14")
+        elif mode == "clock":  # a legal move only with HaChu's clock set to 2 s for this move
+            out("move " + (line[played] if clock[-2:] == ["time 200", "otim 200"] and "st 2" in clock
+                           else "h5h7"))
+            played += 1
         elif mode == "resign":
             out("resign")
         elif mode == "claim":
@@ -216,6 +223,12 @@ class Faults(unittest.TestCase):
         # An opening move refused: no result, reported.
         r = self.play(self.usi("good"), self.xboard("refuse"), opening=["8k8j"])
         self.assertEqual((r["winner"], r["reason"]), ("draw", "opening refused"))
+
+    def test_hachu_gets_its_clock_before_every_move(self):
+        clocked = self.xboard("clock")
+        clocked.st = 2
+        r = self.play(clocked, self.usi("good"), max_plies=6)
+        self.assertEqual((r["reason"], r["faulty"]), ("max plies", None), r["detail"])
 
     def test_resign_and_claims_are_compared_with_the_judge(self):
         r = self.play(self.xboard("resign"), self.usi("good"))
