@@ -238,8 +238,8 @@ class XBoardEngine:
         if self.spec.depth is None:
             # HaChu 0.21 thinks only as long as its clock allows, and the clock is what `time`
             # says (centiseconds): with `st` alone it is empty and HaChu moves in milliseconds.
-            # It may spend its whole clock on one move but not more, so the clock is set to the
-            # move time before every move (measured at 1 s: 0.18-1.01 s a move, 3 s: 0.6-2.97 s;
+            # It may spend about its whole clock on one move, so the clock is set to the move
+            # time before every move (measured at 1 s: 0.18-1.12 s a move, 3 s: 0.6-2.97 s;
             # with twice the move time on the clock it took up to twice the move time).
             clock = self.move_ms() // 10
             self.send(f"time {clock}")
