@@ -71,6 +71,10 @@ pub struct TimeOptions {
     pub round_up_to_full_second: bool,
     /// Ply at which the game is adjudicated a draw, 0 = none.
     pub max_moves_to_draw: u32,
+    /// Lower both delays to what the engine's own measured lateness needs ([`ReactionTime`]):
+    /// right on one machine, where the delays are the engine's own; off for network play,
+    /// where they are outside what the engine can measure.
+    pub auto_network_delay: bool,
 }
 
 impl Default for TimeOptions {
@@ -91,6 +95,56 @@ impl Default for TimeOptions {
             slow_mover: 100,
             round_up_to_full_second: false,
             max_moves_to_draw: 0,
+            auto_network_delay: true,
+        }
+    }
+}
+
+/// Searches past their hard deadline needed before the delays are lowered: the first moves of a
+/// session keep the options' margins.
+const REACTION_SAMPLES: u32 = 3;
+/// The learnt worst lateness forgets by this factor per search, so a burst of load is
+/// remembered for a few dozen moves.
+const REACTION_DECAY: f64 = 0.95;
+/// The hard margin is this many times the worst lateness, plus `REACTION_SLACK_MS`, and at
+/// least `MIN_AUTO_HARD_MARGIN_MS`: a sudden burst of load can be a few times worse than what
+/// was seen.
+const REACTION_FACTOR: f64 = 3.0;
+const REACTION_SLACK_MS: f64 = 10.0;
+const MIN_AUTO_HARD_MARGIN_MS: u64 = 20;
+
+/// How late the engine's answers come after a hard deadline (stop noticed, threads joined,
+/// `bestmove` written), learnt over the searches that ran into one. With `AutoNetworkDelay`,
+/// the margins follow it instead of the worst case for every machine: at byoyomi 100 the
+/// budget is then about 80 ms instead of 20.
+#[derive(Clone, Debug, Default)]
+pub struct ReactionTime {
+    worst_ms: f64,
+    samples: u32,
+}
+
+impl ReactionTime {
+    /// One search that ended `late` after its hard deadline.
+    pub fn record(&mut self, late: Duration) {
+        let ms = late.as_secs_f64() * 1000.0;
+        self.worst_ms = (self.worst_ms * REACTION_DECAY).max(ms);
+        self.samples = self.samples.saturating_add(1);
+    }
+
+    /// `opts` with `network_delay2` lowered to the margin the measurements call for, and
+    /// `network_delay` to half of it; never raised, and unchanged until enough is known or
+    /// when `auto_network_delay` is off.
+    pub fn apply(&self, opts: &TimeOptions) -> TimeOptions {
+        if !opts.auto_network_delay || self.samples < REACTION_SAMPLES {
+            return opts.clone();
+        }
+        let hard = (self.worst_ms * REACTION_FACTOR + REACTION_SLACK_MS).ceil();
+        // `as` saturates: an absurd measurement gives a huge margin, which `min` then caps.
+        let hard = (hard as u64).max(MIN_AUTO_HARD_MARGIN_MS);
+        TimeOptions {
+            network_delay2: opts.network_delay2.min(hard),
+            network_delay: opts.network_delay.min(hard / 2),
+            ..opts.clone()
         }
     }
 }
@@ -435,6 +489,40 @@ mod tests {
     }
 
     #[test]
+    fn measured_lateness_lowers_the_margins_and_a_burst_raises_them_again() {
+        let opts = TimeOptions::default();
+        let mut reaction = ReactionTime::default();
+        let ms = Duration::from_millis;
+        // Too few measurements: the options stand.
+        reaction.record(ms(1));
+        reaction.record(ms(2));
+        assert_eq!(reaction.apply(&opts), opts);
+        reaction.record(ms(1));
+        let calm = reaction.apply(&opts);
+        assert_eq!((calm.network_delay2, calm.network_delay), (20, 10));
+        assert_eq!(tm(byoyomi(100), &calm, 1).maximum(), ms(80));
+        assert_eq!(tm(byoyomi(100), &opts, 1).maximum(), ms(20));
+        // A late answer raises the margin at once, up to the options' own value.
+        reaction.record(ms(30));
+        assert_eq!(reaction.apply(&opts).network_delay2, 80);
+        reaction.record(ms(15));
+        let worst = 30.0 * REACTION_DECAY;
+        let want = (worst * REACTION_FACTOR + REACTION_SLACK_MS).ceil() as u64;
+        assert_eq!(reaction.apply(&opts).network_delay2, want.min(80));
+        // Never above what the user set, and off when asked.
+        let set = TimeOptions {
+            network_delay2: 10,
+            ..TimeOptions::default()
+        };
+        assert_eq!(reaction.apply(&set).network_delay2, 10);
+        let off = TimeOptions {
+            auto_network_delay: false,
+            ..TimeOptions::default()
+        };
+        assert_eq!(reaction.apply(&off), off);
+    }
+
+    #[test]
     fn round_up_extends_to_just_under_a_whole_second() {
         let opts = TimeOptions {
             round_up_to_full_second: true,
@@ -542,6 +630,7 @@ mod tests {
             let opts = TimeOptions {
                 network_delay: nd, network_delay2: nd2, minimum_thinking_time: min,
                 slow_mover: slow, round_up_to_full_second: round, max_moves_to_draw: draw,
+                auto_network_delay: false,
             };
             let t = tm(Clock { time_left: tl, byoyomi: byo, increment: inc, movetime: mt }, &opts, ply);
             prop_assert!(t.optimum() <= t.maximum());
