@@ -360,7 +360,7 @@ impl Searcher {
         }
         self.tt.new_search();
         let opts = &SearchOptions {
-            time: self.reaction.apply(&opts.time),
+            time: self.reaction.apply(&opts.time, limits.clock.as_ref()),
             ..opts.clone()
         };
         let outcome = driver::think(

@@ -104,19 +104,21 @@ impl Default for TimeOptions {
 /// session keep the options' margins.
 const REACTION_SAMPLES: u32 = 3;
 /// The learnt worst lateness forgets by this factor per search, so a burst of load is
-/// remembered for a few dozen moves.
-const REACTION_DECAY: f64 = 0.95;
+/// remembered for about a hundred moves.
+const REACTION_DECAY: f64 = 0.98;
 /// The hard margin is this many times the worst lateness, plus `REACTION_SLACK_MS`, and at
-/// least `MIN_AUTO_HARD_MARGIN_MS`: a sudden burst of load can be a few times worse than what
-/// was seen.
-const REACTION_FACTOR: f64 = 3.0;
-const REACTION_SLACK_MS: f64 = 10.0;
-const MIN_AUTO_HARD_MARGIN_MS: u64 = 20;
+/// least `MIN_AUTO_HARD_MARGIN_MS` and a tenth of the period (byoyomi or movetime): a sudden
+/// burst of load can be a few times worse than what was seen, and at long periods the time a
+/// smaller margin would win is not worth the risk.
+const REACTION_FACTOR: f64 = 4.0;
+const REACTION_SLACK_MS: f64 = 15.0;
+const MIN_AUTO_HARD_MARGIN_MS: u64 = 30;
+const PERIOD_MARGIN_DIVISOR: u64 = 10;
 
 /// How late the engine's answers come after a hard deadline (stop noticed, threads joined,
 /// `bestmove` written), learnt over the searches that ran into one. With `AutoNetworkDelay`,
 /// the margins follow it instead of the worst case for every machine: at byoyomi 100 the
-/// budget is then about 80 ms instead of 20.
+/// budget is then about 70 ms instead of 20.
 #[derive(Clone, Debug, Default)]
 pub struct ReactionTime {
     worst_ms: f64,
@@ -131,16 +133,19 @@ impl ReactionTime {
         self.samples = self.samples.saturating_add(1);
     }
 
-    /// `opts` with `network_delay2` lowered to the margin the measurements call for, and
-    /// `network_delay` to half of it; never raised, and unchanged until enough is known or
-    /// when `auto_network_delay` is off.
-    pub fn apply(&self, opts: &TimeOptions) -> TimeOptions {
+    /// `opts` for a move on `clock`, with `network_delay2` lowered to the margin the
+    /// measurements call for, and `network_delay` to half of it; never raised, and unchanged
+    /// until enough is known or when `auto_network_delay` is off.
+    pub fn apply(&self, opts: &TimeOptions, clock: Option<&Clock>) -> TimeOptions {
         if !opts.auto_network_delay || self.samples < REACTION_SAMPLES {
             return opts.clone();
         }
+        let period = clock.map_or(0, |c| c.movetime.unwrap_or(c.byoyomi));
         let hard = (self.worst_ms * REACTION_FACTOR + REACTION_SLACK_MS).ceil();
         // `as` saturates: an absurd measurement gives a huge margin, which `min` then caps.
-        let hard = (hard as u64).max(MIN_AUTO_HARD_MARGIN_MS);
+        let hard = (hard as u64)
+            .max(MIN_AUTO_HARD_MARGIN_MS)
+            .max(period / PERIOD_MARGIN_DIVISOR);
         TimeOptions {
             network_delay2: opts.network_delay2.min(hard),
             network_delay: opts.network_delay.min(hard / 2),
@@ -493,33 +498,34 @@ mod tests {
         let opts = TimeOptions::default();
         let mut reaction = ReactionTime::default();
         let ms = Duration::from_millis;
+        let byo100 = byoyomi(100);
         // Too few measurements: the options stand.
         reaction.record(ms(1));
         reaction.record(ms(2));
-        assert_eq!(reaction.apply(&opts), opts);
+        assert_eq!(reaction.apply(&opts, Some(&byo100)), opts);
         reaction.record(ms(1));
-        let calm = reaction.apply(&opts);
-        assert_eq!((calm.network_delay2, calm.network_delay), (20, 10));
-        assert_eq!(tm(byoyomi(100), &calm, 1).maximum(), ms(80));
-        assert_eq!(tm(byoyomi(100), &opts, 1).maximum(), ms(20));
+        let calm = reaction.apply(&opts, Some(&byo100));
+        assert_eq!((calm.network_delay2, calm.network_delay), (30, 15));
+        assert_eq!(tm(byo100, &calm, 1).maximum(), ms(70));
+        assert_eq!(tm(byo100, &opts, 1).maximum(), ms(20));
+        // At a one-second period a tenth of it is the least margin: the options' 80 stands.
+        assert_eq!(reaction.apply(&opts, Some(&byoyomi(1000))), opts);
         // A late answer raises the margin at once, up to the options' own value.
+        reaction.record(ms(10));
+        assert_eq!(reaction.apply(&opts, Some(&byo100)).network_delay2, 55);
         reaction.record(ms(30));
-        assert_eq!(reaction.apply(&opts).network_delay2, 80);
-        reaction.record(ms(15));
-        let worst = 30.0 * REACTION_DECAY;
-        let want = (worst * REACTION_FACTOR + REACTION_SLACK_MS).ceil() as u64;
-        assert_eq!(reaction.apply(&opts).network_delay2, want.min(80));
+        assert_eq!(reaction.apply(&opts, Some(&byo100)).network_delay2, 80);
         // Never above what the user set, and off when asked.
         let set = TimeOptions {
             network_delay2: 10,
             ..TimeOptions::default()
         };
-        assert_eq!(reaction.apply(&set).network_delay2, 10);
+        assert_eq!(reaction.apply(&set, None).network_delay2, 10);
         let off = TimeOptions {
             auto_network_delay: false,
             ..TimeOptions::default()
         };
-        assert_eq!(reaction.apply(&off), off);
+        assert_eq!(reaction.apply(&off, None), off);
     }
 
     #[test]
