@@ -55,6 +55,7 @@ fn any_options() -> impl Strategy<Value = TimeOptions> {
             slow_mover: slow,
             round_up_to_full_second: round,
             max_moves_to_draw: draw,
+            auto_network_delay: false,
         })
 }
 
@@ -75,6 +76,7 @@ fn plausible_options() -> impl Strategy<Value = TimeOptions> {
             slow_mover: slow,
             round_up_to_full_second: round,
             max_moves_to_draw: draw,
+            auto_network_delay: false,
         })
 }
 

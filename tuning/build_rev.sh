@@ -5,7 +5,7 @@
 # Usage: bash tuning/build_rev.sh REV [REPO]
 #   REV   any git revision (commit, branch, tag, HEAD~3); the folder is named after REV as given
 #         (characters other than [A-Za-z0-9._-] become '_'), and a file 'commit' records the hash.
-#   REPO  the repository to take REV from (default: this one; e.g. /work/main).
+#   REPO  the repository to take REV from (default: this one; e.g. ../main).
 #
 # The source is exported with `git archive` (like a throw-away worktree, but leaving no worktree
 # administration behind) into tuning/out/src-REV and built with cargo build --release; all

@@ -41,7 +41,6 @@ OUT = REPO / "tuning" / "out"
 OPENING_CANDIDATES = [
     os.environ.get("KIRIN_OPENINGS", ""),
     str(REPO.parent / "shared" / "data" / "openings" / "taya36.sfen"),
-    "/work/shared/data/openings/taya36.sfen",
 ]
 
 # ----------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ Controls (each plays --moves moves, restarting from a new opening after a game e
 --max-plies plies):
   byo1000        go btime 0 wtime 0 byoyomi 1000
   byo100         go btime 0 wtime 0 byoyomi 100
+  byo300         go btime 0 wtime 0 byoyomi 300
   main30_byo1000 30 s main time each, then 1 s byoyomi (main time is charged with the real
                  latency; once it is gone every move must fit the period)
   fischer60_1    60 s + 1 s increment (added after each move)
@@ -48,6 +49,7 @@ DEFAULT_OPENINGS = os.path.join(REPO, "..", "shared", "data", "openings", "taya3
 CONTROLS = {
     "byo1000": (0, 1000, 0, {}),
     "byo100": (0, 100, 0, {}),
+    "byo300": (0, 300, 0, {}),
     "main30_byo1000": (30000, 1000, 0, {}),
     "fischer60_1": (60000, 0, 1000, {}),
     "sudden60": (60000, 0, 0, {}),

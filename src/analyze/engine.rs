@@ -125,6 +125,7 @@ impl Analyst {
             time: TimeOptions {
                 network_delay: 0,
                 network_delay2: 0,
+                auto_network_delay: false,
                 ..TimeOptions::default()
             },
             ..SearchOptions::default()

@@ -228,6 +228,14 @@ impl SearchControl {
         self.deadline_ns.store(ns, Ordering::Relaxed);
     }
 
+    /// How far past the hard deadline it is now; `None` before it or without one.
+    fn lateness(&self) -> Option<std::time::Duration> {
+        let d = self.deadline_ns.load(Ordering::Relaxed);
+        let now = self.epoch.elapsed();
+        let deadline = std::time::Duration::from_nanos(d);
+        (d != u64::MAX && now > deadline).then(|| now - deadline)
+    }
+
     /// Stops the search when the published deadline has passed.
     #[inline]
     pub(crate) fn check_deadline(&self) {
@@ -273,6 +281,8 @@ pub struct Searcher {
     control: Arc<SearchControl>,
     /// Whether `prepare` made the control block for the coming `think`.
     prepared: bool,
+    /// How late answers came after hard deadlines, for `AutoNetworkDelay`.
+    reaction: time::ReactionTime,
 }
 
 impl Searcher {
@@ -282,6 +292,7 @@ impl Searcher {
             evaluator: Evaluator::default(),
             control: Arc::new(SearchControl::default()),
             prepared: false,
+            reaction: time::ReactionTime::default(),
         }
     }
 
@@ -348,7 +359,11 @@ impl Searcher {
             self.fresh_control(limits.ponder || limits.infinite);
         }
         self.tt.new_search();
-        driver::think(
+        let opts = &SearchOptions {
+            time: self.reaction.apply(&opts.time, limits.clock.as_ref()),
+            ..opts.clone()
+        };
+        let outcome = driver::think(
             pos,
             limits,
             opts,
@@ -356,6 +371,10 @@ impl Searcher {
             &self.control,
             evaluator,
             report,
-        )
+        );
+        if let Some(late) = self.control.lateness() {
+            self.reaction.record(late);
+        }
+        outcome
     }
 }

@@ -71,6 +71,10 @@ pub struct TimeOptions {
     pub round_up_to_full_second: bool,
     /// Ply at which the game is adjudicated a draw, 0 = none.
     pub max_moves_to_draw: u32,
+    /// Lower both delays to what the engine's own measured lateness needs ([`ReactionTime`]):
+    /// right on one machine, where the delays are the engine's own; off for network play,
+    /// where they are outside what the engine can measure.
+    pub auto_network_delay: bool,
 }
 
 impl Default for TimeOptions {
@@ -91,6 +95,62 @@ impl Default for TimeOptions {
             slow_mover: 100,
             round_up_to_full_second: false,
             max_moves_to_draw: 0,
+            auto_network_delay: true,
+        }
+    }
+}
+
+/// Searches past their hard deadline needed before the delays are lowered: the first moves of a
+/// session keep the options' margins.
+const REACTION_SAMPLES: u32 = 3;
+/// The learnt worst lateness forgets by this factor per search, so a burst of load is
+/// remembered for about a hundred moves.
+const REACTION_DECAY: f64 = 0.98;
+/// The hard margin is this many times the worst lateness, plus `REACTION_SLACK_MS`, and at
+/// least `MIN_AUTO_HARD_MARGIN_MS` and a tenth of the period (byoyomi or movetime): a sudden
+/// burst of load can be a few times worse than what was seen, and at long periods the time a
+/// smaller margin would win is not worth the risk.
+const REACTION_FACTOR: f64 = 4.0;
+const REACTION_SLACK_MS: f64 = 15.0;
+const MIN_AUTO_HARD_MARGIN_MS: u64 = 50;
+const PERIOD_MARGIN_DIVISOR: u64 = 10;
+
+/// How late the engine's answers come after a hard deadline (stop noticed, threads joined,
+/// `bestmove` written), learnt over the searches that ran into one. With `AutoNetworkDelay`,
+/// the margins follow it instead of the worst case for every machine: at byoyomi 100 the
+/// budget is then 50 ms instead of 20. The least margin of 50 ms comes from runs at load 5 on
+/// two cores, where single answers came 30-55 ms late whatever the margin.
+#[derive(Clone, Debug, Default)]
+pub struct ReactionTime {
+    worst_ms: f64,
+    samples: u32,
+}
+
+impl ReactionTime {
+    /// One search that ended `late` after its hard deadline.
+    pub fn record(&mut self, late: Duration) {
+        let ms = late.as_secs_f64() * 1000.0;
+        self.worst_ms = (self.worst_ms * REACTION_DECAY).max(ms);
+        self.samples = self.samples.saturating_add(1);
+    }
+
+    /// `opts` for a move on `clock`, with `network_delay2` lowered to the margin the
+    /// measurements call for, and `network_delay` to half of it; never raised, and unchanged
+    /// until enough is known or when `auto_network_delay` is off.
+    pub fn apply(&self, opts: &TimeOptions, clock: Option<&Clock>) -> TimeOptions {
+        if !opts.auto_network_delay || self.samples < REACTION_SAMPLES {
+            return opts.clone();
+        }
+        let period = clock.map_or(0, |c| c.movetime.unwrap_or(c.byoyomi));
+        let hard = (self.worst_ms * REACTION_FACTOR + REACTION_SLACK_MS).ceil();
+        // `as` saturates: an absurd measurement gives a huge margin, which `min` then caps.
+        let hard = (hard as u64)
+            .max(MIN_AUTO_HARD_MARGIN_MS)
+            .max(period / PERIOD_MARGIN_DIVISOR);
+        TimeOptions {
+            network_delay2: opts.network_delay2.min(hard),
+            network_delay: opts.network_delay.min(hard / 2),
+            ..opts.clone()
         }
     }
 }
@@ -435,6 +495,41 @@ mod tests {
     }
 
     #[test]
+    fn measured_lateness_lowers_the_margins_and_a_burst_raises_them_again() {
+        let opts = TimeOptions::default();
+        let mut reaction = ReactionTime::default();
+        let ms = Duration::from_millis;
+        let byo100 = byoyomi(100);
+        // Too few measurements: the options stand.
+        reaction.record(ms(1));
+        reaction.record(ms(2));
+        assert_eq!(reaction.apply(&opts, Some(&byo100)), opts);
+        reaction.record(ms(1));
+        let calm = reaction.apply(&opts, Some(&byo100));
+        assert_eq!((calm.network_delay2, calm.network_delay), (50, 25));
+        assert_eq!(tm(byo100, &calm, 1).maximum(), ms(50));
+        assert_eq!(tm(byo100, &opts, 1).maximum(), ms(20));
+        // At a one-second period a tenth of it is the least margin: the options' 80 stands.
+        assert_eq!(reaction.apply(&opts, Some(&byoyomi(1000))), opts);
+        // A late answer raises the margin at once, up to the options' own value.
+        reaction.record(ms(10));
+        assert_eq!(reaction.apply(&opts, Some(&byo100)).network_delay2, 55);
+        reaction.record(ms(30));
+        assert_eq!(reaction.apply(&opts, Some(&byo100)).network_delay2, 80);
+        // Never above what the user set, and off when asked.
+        let set = TimeOptions {
+            network_delay2: 10,
+            ..TimeOptions::default()
+        };
+        assert_eq!(reaction.apply(&set, None).network_delay2, 10);
+        let off = TimeOptions {
+            auto_network_delay: false,
+            ..TimeOptions::default()
+        };
+        assert_eq!(reaction.apply(&off, None), off);
+    }
+
+    #[test]
     fn round_up_extends_to_just_under_a_whole_second() {
         let opts = TimeOptions {
             round_up_to_full_second: true,
@@ -542,6 +637,7 @@ mod tests {
             let opts = TimeOptions {
                 network_delay: nd, network_delay2: nd2, minimum_thinking_time: min,
                 slow_mover: slow, round_up_to_full_second: round, max_moves_to_draw: draw,
+                auto_network_delay: false,
             };
             let t = tm(Clock { time_left: tl, byoyomi: byo, increment: inc, movetime: mt }, &opts, ply);
             prop_assert!(t.optimum() <= t.maximum());

@@ -22,6 +22,7 @@ pub struct Options {
     pub multipv: usize,
     pub network_delay: u64,
     pub network_delay2: u64,
+    pub auto_network_delay: bool,
     pub minimum_thinking_time: u64,
     pub slow_mover: u32,
     pub round_up_to_full_second: bool,
@@ -146,6 +147,11 @@ fn specs() -> Vec<Spec> {
             name: "NetworkDelay2",
             kind: spin(time.network_delay2 as i64, 0, 10_000),
             set: |o, v| o.network_delay2 = int(v) as u64,
+        },
+        Spec {
+            name: "AutoNetworkDelay",
+            kind: Kind::Check(time.auto_network_delay),
+            set: |o, v| o.auto_network_delay = flag(v),
         },
         Spec {
             name: "MinimumThinkingTime",
@@ -319,6 +325,7 @@ impl Default for Options {
             multipv: 1,
             network_delay: 0,
             network_delay2: 0,
+            auto_network_delay: false,
             minimum_thinking_time: 0,
             slow_mover: 100,
             round_up_to_full_second: false,
@@ -433,6 +440,7 @@ impl Options {
             time: TimeOptions {
                 network_delay: self.network_delay,
                 network_delay2: self.network_delay2,
+                auto_network_delay: self.auto_network_delay,
                 minimum_thinking_time: self.minimum_thinking_time,
                 slow_mover: self.slow_mover,
                 round_up_to_full_second: self.round_up_to_full_second,
@@ -557,6 +565,7 @@ mod tests {
             "Threads",
             "NetworkDelay",
             "NetworkDelay2",
+            "AutoNetworkDelay",
             "MinimumThinkingTime",
             "SlowMover",
             "RoundUpToFullSecond",
