@@ -9,6 +9,7 @@
 
 use crate::dai::{PieceType, Position, Square, value};
 use crate::shogi::Color;
+use arrayvec::ArrayVec;
 use std::sync::Arc;
 
 /// The evaluation's parameters, in evaluation units.
@@ -53,58 +54,68 @@ fn advance_of(c: Color, sq: Square) -> i32 {
     }
 }
 
-#[inline]
-fn distance(a: Square, b: Square) -> i32 {
-    let df = (i32::from(a.file()) - i32::from(b.file())).abs();
-    let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
-    df.max(dr)
-}
-
 impl DaiWeights {
     /// From the side to move's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        self.side(pos, us) - self.side(pos, us.flip()) + self.tempo
-    }
-
-    /// What colour `c` owns: its pieces, their advance, and its royals' shelter and danger.
-    fn side(&self, pos: &Position, c: Color) -> i32 {
         use PieceType::*;
-        let mut score = 0;
-        let mut royals = Vec::with_capacity(2);
-        for sq in pos.pieces(c) {
-            let Some(kind) = pos.piece_on(sq).kind() else {
-                continue;
-            };
-            if kind.is_royal() {
-                royals.push(sq);
-                continue;
-            }
-            score += value(kind) * self.material_scale;
-            let adv = advance_of(c, sq);
-            if matches!(kind, Pawn | GoBetween | Iron | Stone | Copper) {
-                score += adv * self.advance;
-            }
-            if kind.can_promote() && adv >= 10 {
-                score += self.in_zone;
-            }
-        }
-        if royals.len() == 1 {
-            score -= self.lone_royal;
-        }
-        for &r in &royals {
+        let mut score = [0i32; 2];
+        let mut royals: [ArrayVec<Square, 4>; 2] = [ArrayVec::new(), ArrayVec::new()];
+        for c in [Color::Black, Color::White] {
+            let side = &mut score[c.index()];
             for sq in pos.pieces(c) {
-                if sq != r && distance(sq, r) == 1 {
-                    score += self.royal_guard;
+                let Some(kind) = pos.piece_on(sq).kind() else {
+                    continue;
+                };
+                if kind.is_royal() {
+                    // More than four royals only come from a hand-made SFEN.
+                    let _ = royals[c.index()].try_push(sq);
+                    continue;
                 }
-            }
-            for sq in pos.pieces(c.flip()) {
-                if distance(sq, r) <= 2 {
-                    score -= self.royal_danger;
+                *side += value(kind) * self.material_scale;
+                let adv = advance_of(c, sq);
+                if matches!(kind, Pawn | GoBetween | Iron | Stone | Copper) {
+                    *side += adv * self.advance;
+                }
+                if kind.can_promote() && adv >= 10 {
+                    *side += self.in_zone;
                 }
             }
         }
-        score
+        for c in [Color::Black, Color::White] {
+            let mine = &royals[c.index()];
+            if mine.len() == 1 {
+                score[c.index()] -= self.lone_royal;
+            }
+            // Guards (own pieces next to a royal) and attackers (enemy pieces within two
+            // squares): the 5x5 square round each royal, not every piece on the board.
+            for &r in mine {
+                for dr in -2i32..=2 {
+                    for df in -2i32..=2 {
+                        let (f, rank) = (i32::from(r.file()) + df, i32::from(r.rank()) + dr);
+                        let Some(sq) = u8::try_from(f)
+                            .ok()
+                            .zip(u8::try_from(rank).ok())
+                            .and_then(|(f, rank)| Square::new(f, rank))
+                        else {
+                            continue;
+                        };
+                        let p = pos.piece_on(sq);
+                        if sq == r || p.is_none() {
+                            continue;
+                        }
+                        if p.color() == c {
+                            if df.abs() <= 1 && dr.abs() <= 1 {
+                                score[c.index()] += self.royal_guard;
+                            }
+                        } else {
+                            score[c.index()] -= self.royal_danger;
+                        }
+                    }
+                }
+            }
+        }
+        let us = pos.side_to_move().index();
+        score[us] - score[1 - us] + self.tempo
     }
 }
 
