@@ -173,4 +173,95 @@ mod tests {
             -(w.evaluate(&no_lion) - w.tempo)
         );
     }
+
+    /// The evaluation as its terms are defined, piece by piece against every royal.
+    fn by_definition(w: &DaiWeights, pos: &Position) -> i32 {
+        let side = |c: Color| {
+            let mut score = 0;
+            let royals: Vec<Square> = pos
+                .pieces(c)
+                .filter(|&sq| pos.piece_on(sq).kind().is_some_and(PieceType::is_royal))
+                .collect();
+            for sq in pos.pieces(c) {
+                let kind = pos.piece_on(sq).kind().unwrap();
+                if kind.is_royal() {
+                    continue;
+                }
+                score += value(kind) * w.material_scale;
+                let adv = advance_of(c, sq);
+                if matches!(
+                    kind,
+                    PieceType::Pawn
+                        | PieceType::GoBetween
+                        | PieceType::Iron
+                        | PieceType::Stone
+                        | PieceType::Copper
+                ) {
+                    score += adv * w.advance;
+                }
+                if kind.can_promote() && adv >= 10 {
+                    score += w.in_zone;
+                }
+            }
+            if royals.len() == 1 {
+                score -= w.lone_royal;
+            }
+            let dist = |a: Square, b: Square| {
+                let df = (i32::from(a.file()) - i32::from(b.file())).abs();
+                let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
+                df.max(dr)
+            };
+            for &r in &royals {
+                score +=
+                    pos.pieces(c).filter(|&sq| dist(sq, r) == 1).count() as i32 * w.royal_guard;
+                score -= pos.pieces(c.flip()).filter(|&sq| dist(sq, r) <= 2).count() as i32
+                    * w.royal_danger;
+            }
+            score
+        };
+        let us = pos.side_to_move();
+        side(us) - side(us.flip()) + w.tempo
+    }
+
+    #[test]
+    fn the_evaluation_equals_its_definition_along_random_games() {
+        let w = DaiWeights::default();
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut checked = 0;
+        for _ in 0..6 {
+            let mut pos = Position::startpos();
+            for _ in 0..300 {
+                assert_eq!(
+                    w.evaluate(&pos),
+                    by_definition(&w, &pos),
+                    "{}",
+                    pos.to_sfen()
+                );
+                checked += 1;
+                let moves = pos.legal_moves();
+                if moves.is_empty() || pos.royals(pos.side_to_move()) == 0 {
+                    break;
+                }
+                // Captures half the time, so that royals are approached and taken.
+                let captures: Vec<_> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.is_capture(m))
+                    .collect();
+                let pool = if !captures.is_empty() && next() % 2 == 0 {
+                    &captures
+                } else {
+                    &moves
+                };
+                pos.do_move(pool[(next() % pool.len() as u64) as usize]);
+            }
+        }
+        assert!(checked > 500, "{checked} positions");
+    }
 }
