@@ -28,6 +28,11 @@ pub struct DaiWeights {
     pub royal_danger: i32,
     /// For a side with a single royal: losing it loses the game.
     pub lone_royal: i32,
+    /// For a side ahead by at least `hunt_lead` (all other terms counted): per piece and per square closer
+    /// to the nearest enemy royal (of 14). Without it a won game is drawn at the move limit,
+    /// the pieces never closing in on the royal they must take.
+    pub hunt: i32,
+    pub hunt_lead: i32,
     pub tempo: i32,
 }
 
@@ -40,6 +45,8 @@ impl Default for DaiWeights {
             royal_guard: 7,
             royal_danger: 20,
             lone_royal: 75,
+            hunt: 2,
+            hunt_lead: 1500,
             tempo: 15,
         }
     }
@@ -114,9 +121,33 @@ impl DaiWeights {
                 }
             }
         }
+        for c in [Color::Black, Color::White] {
+            let (i, them) = (c.index(), c.flip().index());
+            if score[i] - score[them] >= self.hunt_lead && !royals[them].is_empty() {
+                score[i] += self.hunt * hunt_closeness(pos, c, &royals[them]);
+            }
+        }
         let us = pos.side_to_move().index();
         score[us] - score[1 - us] + self.tempo
     }
+}
+
+/// How close `c`'s pieces stand to the nearest of `targets`: the sum over its pieces of 14 less
+/// the distance in king moves.
+fn hunt_closeness(pos: &Position, c: Color, targets: &[Square]) -> i32 {
+    pos.pieces(c)
+        .map(|sq| {
+            let nearest = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
+            14 - nearest
+        })
+        .sum()
+}
+
+#[inline]
+fn distance(a: Square, b: Square) -> i32 {
+    let df = (i32::from(a.file()) - i32::from(b.file())).abs();
+    let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
+    df.max(dr)
 }
 
 /// The per-thread stack: the parameters only, since each evaluation starts from scratch.
@@ -154,7 +185,11 @@ mod tests {
 
     #[test]
     fn material_and_a_lost_royal_count() {
-        let w = DaiWeights::default();
+        // The hunt for the royal (the lion's loss puts White far ahead) is left out here.
+        let w = DaiWeights {
+            hunt: 0,
+            ..DaiWeights::default()
+        };
         let start = Position::startpos();
         // Black without its lion (the `L!` on rank m).
         let sfen = crate::dai::START_SFEN.replace("1X'1A'1WOL!XW1A'1X'1", "1X'1A'1WO1XW1A'1X'1");
@@ -220,7 +255,29 @@ mod tests {
             score
         };
         let us = pos.side_to_move();
-        side(us) - side(us.flip()) + w.tempo
+        let (mut a, mut b) = (side(us), side(us.flip()));
+        let royals_of = |c: Color| -> Vec<Square> {
+            pos.pieces(c)
+                .filter(|&sq| pos.piece_on(sq).kind().is_some_and(PieceType::is_royal))
+                .collect()
+        };
+        let closeness = |c: Color, targets: &[Square]| -> i32 {
+            let mut total = 0;
+            for sq in pos.pieces(c) {
+                let d = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
+                total += 14 - d;
+            }
+            total
+        };
+        let (ra, rb) = (royals_of(us.flip()), royals_of(us));
+        let (a0, b0) = (a, b);
+        if a0 - b0 >= w.hunt_lead && !ra.is_empty() {
+            a += w.hunt * closeness(us, &ra);
+        }
+        if b0 - a0 >= w.hunt_lead && !rb.is_empty() {
+            b += w.hunt * closeness(us.flip(), &rb);
+        }
+        a - b + w.tempo
     }
 
     #[test]
