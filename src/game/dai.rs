@@ -17,7 +17,7 @@
 use super::{EvalStack, Game, GameMove, MoveList};
 use crate::dai::{GenType, Move, Piece, Position, RepetitionRule, Square, value};
 use crate::eval::dai::{DaiEvalStack, DaiWeights};
-use crate::shogi::{Color, EnteringKingRule, MAX_MOVES, Repetition};
+use crate::shogi::{Color, MAX_MOVES, Repetition};
 use std::cell::RefCell;
 use std::sync::Arc;
 
@@ -225,15 +225,6 @@ impl Game for Position {
         } else {
             Repetition::None
         }
-    }
-    fn can_declare_win(&self, _rule: EnteringKingRule) -> bool {
-        false
-    }
-    fn try_move(&self, _rule: EnteringKingRule) -> Option<Move> {
-        None
-    }
-    fn mate_in_one(&mut self) -> Option<Move> {
-        None
     }
 }
 

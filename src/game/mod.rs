@@ -96,12 +96,19 @@ pub trait Game: Clone + Send + Sync + 'static {
 
     /// The game's repetition rules, looking back at most `max_plies`.
     fn repetition(&self, max_plies: usize) -> Repetition;
-    /// Whether the side to move may declare a win now (standard shogi's entering-king rule).
-    fn can_declare_win(&self, rule: EnteringKingRule) -> bool;
+    /// Whether the side to move may declare a win now (standard shogi's entering-king rule;
+    /// a game without declarations keeps the default).
+    fn can_declare_win(&self, _rule: EnteringKingRule) -> bool {
+        false
+    }
     /// Under a try rule, the move that wins at once.
-    fn try_move(&self, rule: EnteringKingRule) -> Option<Self::Move>;
+    fn try_move(&self, _rule: EnteringKingRule) -> Option<Self::Move> {
+        None
+    }
     /// A mate in one, when the game has a fast test for it; `None` means none was found.
-    fn mate_in_one(&mut self) -> Option<Self::Move>;
+    fn mate_in_one(&mut self) -> Option<Self::Move> {
+        None
+    }
 }
 
 /// The evaluation's incremental state along one line: entry `ply` belongs to the position at

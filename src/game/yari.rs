@@ -4,12 +4,14 @@
 //! silver, which keeps the pawn's step, and a yari rook becomes a rook, which keeps all its
 //! moves. A yari knight or yari bishop gives up its forward slide when it promotes, so both
 //! choices stay. There is no fast mate-in-one test yet; the search finds those mates by
-//! searching.
+//! searching. Yari shogi has no declaration either: its impasse rule counts points at the end
+//! of a game that neither side can win, which the referee (not the search) applies; so the
+//! trait's defaults stand for all three.
 
 use super::standard::{BUTTERFLY_9X9, butterfly_index_9x9};
 use super::{EvalStack, Game, MoveList};
 use crate::eval::yari::{YariEvalStack, YariWeights};
-use crate::shogi::{Color, EnteringKingRule, Move, Repetition};
+use crate::shogi::{Color, Move, Repetition};
 use crate::yari::{PieceType, Position, in_zone, value};
 use std::sync::Arc;
 
@@ -158,17 +160,6 @@ impl Game for Position {
     #[inline]
     fn repetition(&self, max_plies: usize) -> Repetition {
         Position::repetition(self, max_plies)
-    }
-    /// Yari shogi has no declaration: its impasse rule counts points at the end of a game
-    /// that neither side can win, which the referee (not the search) applies.
-    fn can_declare_win(&self, _rule: EnteringKingRule) -> bool {
-        false
-    }
-    fn try_move(&self, _rule: EnteringKingRule) -> Option<Move> {
-        None
-    }
-    fn mate_in_one(&mut self) -> Option<Move> {
-        None
     }
 }
 
