@@ -5,9 +5,8 @@
 
 mod common;
 
-use common::{Engine, best_of, errors};
+use common::{Engine, bench_nodes, best_of, errors, kirin_cli};
 use kirin::dai::Position;
-use std::process::Command;
 
 fn dai_engine() -> Engine {
     let mut engine = Engine::ready();
@@ -191,32 +190,18 @@ fn other_games_input_in_dai_shogi_gets_one_line_errors() {
     engine.quit();
 }
 
-fn kirin(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kirin"))
-        .args(args)
-        .output()
-        .expect("run kirin")
-}
-
 #[test]
 fn the_command_line_counts_and_benches_dai_shogi() {
-    let out = kirin(&["perft", "--variant", "dai", "2"]);
+    let out = kirin_cli(&["perft", "--variant", "dai", "2"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(
         text.lines().last().map(str::to_string),
         Some(format!("Nodes searched: {}", table_count(2)))
     );
-    let nodes = |out: std::process::Output| {
-        assert!(out.status.success());
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .find_map(|l| l.strip_prefix("Nodes searched: ").map(str::to_string))
-            .expect("a node count")
-    };
     // With one thread the node count is the search's signature: the same twice.
-    let a = nodes(kirin(&["bench", "--variant", "daishogi", "5"]));
-    let b = nodes(kirin(&["bench", "--variant", "daishogi", "5"]));
+    let a = bench_nodes(&["bench", "--variant", "daishogi", "5"]);
+    let b = bench_nodes(&["bench", "--variant", "daishogi", "5"]);
     assert_eq!(a, b);
     assert!(a.parse::<u64>().unwrap() > 0);
 }

@@ -5,9 +5,8 @@
 
 mod common;
 
-use common::{Engine, best_of, errors};
+use common::{Engine, bench_nodes, best_of, errors, kirin_cli};
 use kirin::yari::Position;
-use std::process::Command;
 
 const DROPS: &str = "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1";
 
@@ -176,38 +175,24 @@ fn the_variant_can_be_switched_back_and_forth() {
     engine.quit();
 }
 
-fn kirin(args: &[&str]) -> std::process::Output {
-    Command::new(env!("CARGO_BIN_EXE_kirin"))
-        .args(args)
-        .output()
-        .expect("run kirin")
-}
-
 #[test]
 fn the_command_line_counts_and_benches_yari_shogi() {
-    let out = kirin(&["perft", "--variant", "yari", "3"]);
+    let out = kirin_cli(&["perft", "--variant", "yari", "3"]);
     assert!(out.status.success());
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(text.lines().last(), Some("Nodes searched: 7960"));
-    let out = kirin(&["perft", "--variant", "yarishogi", "2", "sfen", DROPS]);
+    let out = kirin_cli(&["perft", "--variant", "yarishogi", "2", "sfen", DROPS]);
     assert_eq!(
         String::from_utf8_lossy(&out.stdout).lines().last(),
         Some("Nodes searched: 17944")
     );
-    let out = kirin(&["perft", "--variant", "chess", "3"]);
+    let out = kirin_cli(&["perft", "--variant", "chess", "3"]);
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("unknown variant"));
 
     // With one thread the node count is the search's signature: the same twice.
-    let nodes = |out: std::process::Output| {
-        assert!(out.status.success());
-        String::from_utf8_lossy(&out.stdout)
-            .lines()
-            .find_map(|l| l.strip_prefix("Nodes searched: ").map(str::to_string))
-            .expect("a node count")
-    };
-    let a = nodes(kirin(&["bench", "--variant", "yari", "6"]));
-    let b = nodes(kirin(&["bench", "--variant", "yari", "6"]));
+    let a = bench_nodes(&["bench", "--variant", "yari", "6"]);
+    let b = bench_nodes(&["bench", "--variant", "yari", "6"]);
     assert_eq!(a, b);
     assert!(a.parse::<u64>().unwrap() > 1000, "{a}");
 }

@@ -310,3 +310,21 @@ pub fn errors(lines: &[String]) -> Vec<&String> {
         .filter(|l| l.starts_with("info string error"))
         .collect()
 }
+
+/// The `kirin` binary run with command-line `args`, its output collected.
+pub fn kirin_cli(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_kirin"))
+        .args(args)
+        .output()
+        .expect("run kirin")
+}
+
+/// The total node count `kirin bench <args>` prints (it must succeed).
+pub fn bench_nodes(args: &[&str]) -> String {
+    let out = kirin_cli(args);
+    assert!(out.status.success(), "kirin {args:?}");
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .find_map(|l| l.strip_prefix("Nodes searched: ").map(str::to_string))
+        .expect("a node count")
+}
