@@ -24,13 +24,16 @@
 //! - `sfen <position>`: `sfen <sfen>` of the final position.
 //! - `quit` (or end of input) stops.
 
-use crate::dai::{Move, Outcome, Position, RepetitionRule, Rules, Square};
+use crate::dai::{DeclinedPawnRule, Move, Outcome, Position, RepetitionRule, Rules, Square};
 use crate::shogi::Color;
 use std::io::{self, BufRead, Write};
 use std::process::ExitCode;
 
 pub const USAGE: &str = "\
 kirin judge [--variant dai] [--repetition illegal|fourfold|off] [--optional-promotion]
+            [--declined-pawn keep-chances|last-rank]
+  --declined-pawn last-rank: a pawn that declined a promotion gets no chance again but a
+                  capture onto the last rank (HaChu's rule); default keep-chances (dai.md)
   reads requests on stdin, one answer line each:
   check <pos>            ok ongoing|en-prise|mated, ok won <colour> <reason>, ok draw repetition,
                          or illegal <ply> <move> <reason>
@@ -100,6 +103,14 @@ fn parse_args(args: &[&str]) -> Result<Rules, String> {
                 None => return Err("--repetition needs illegal, fourfold or off".into()),
             },
             "--optional-promotion" => rules.forced_promotion = false,
+            "--declined-pawn" => match rest.split_first() {
+                Some((&r, tail)) => {
+                    rules.declined_pawn = DeclinedPawnRule::from_name(r)
+                        .ok_or_else(|| format!("unknown declined-pawn rule `{r}`"))?;
+                    rest = tail;
+                }
+                None => return Err("--declined-pawn needs keep-chances or last-rank".into()),
+            },
             other => return Err(format!("unknown argument `{other}`")),
         }
     }
@@ -470,5 +481,25 @@ mod tests {
         assert!(parse_args(&["--variant", "chu"]).is_err());
         assert!(parse_args(&["--repetition", "sometimes"]).is_err());
         assert!(parse_args(&["--frob"]).is_err());
+    }
+
+    #[test]
+    fn declined_pawn_rule_is_an_argument() {
+        // Black's pawn enters the zone on 11e declining the promotion, then takes 11d: a
+        // chance by dai.md's rule, none by HaChu's (only a capture onto the last rank).
+        let sfen = "sfen k14/15/15/4p10/15/4P10/15/15/15/15/15/15/15/15/7K7 b - 1";
+        let game = format!("check {sfen} moves 11f11e 15a15b 11e11d+");
+        assert_eq!(ask(&game), "ok ongoing");
+        let rules = parse_args(&["--declined-pawn", "last-rank"]).unwrap();
+        let a = answer(&game, rules);
+        assert!(a.starts_with("illegal 3 11e11d+"), "{a}");
+        let plain = format!("check {sfen} moves 11f11e 15a15b 11e11d");
+        assert_eq!(answer(&plain, rules), "ok ongoing");
+        let promoted = format!("check {sfen} moves 11f11e+ 15a15b 11e11d");
+        assert_eq!(answer(&promoted, rules), "ok ongoing");
+        let rules = parse_args(&["--declined-pawn", "keep-chances"]).unwrap();
+        assert_eq!(answer(&game, rules), "ok ongoing");
+        assert!(parse_args(&["--declined-pawn", "never"]).is_err());
+        assert!(parse_args(&["--declined-pawn"]).is_err());
     }
 }

@@ -35,6 +35,10 @@
 //!   ([`perft`] always counts with `Off`).
 //! - `forced_promotion`: true (default, the reference rule) makes a pawn, lance, iron or stone
 //!   reaching the last rank, or a knight the last two, promote when it has the chance.
+//! - `declined_pawn`: [`DeclinedPawnRule::KeepsChances`] (default, the rule of `dai.md`: a
+//!   capture that starts or ends in the zone is always a chance) or `LastRankOnly` (HaChu's: a
+//!   pawn that has declined a promotion has no chance but a capture onto the last rank). The
+//!   position tracks which pawns have declined only under `LastRankOnly`, and then hashes it.
 
 pub mod attacks;
 mod movegen;
@@ -44,7 +48,7 @@ pub mod types;
 mod values;
 
 pub use movegen::GenType;
-pub use position::{Outcome, Position, RepetitionRule, Rules, START_SFEN};
+pub use position::{DeclinedPawnRule, Outcome, Position, RepetitionRule, Rules, START_SFEN};
 pub use sfen::DaiSfenError;
 pub use types::{Move, Piece, PieceType, Square};
 pub use values::value;

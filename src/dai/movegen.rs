@@ -3,7 +3,7 @@
 //! one pass per position), both promotion choices where promotion is optional.
 
 use super::attacks::{DIRS, MB_RANK, MB_TO_SQ, PATTERNS, SQ_TO_MB, relative_rank};
-use super::position::{Position, RepetitionRule, color_bit};
+use super::position::{DeclinedPawnRule, Position, RepetitionRule, color_bit};
 use super::types::{Move, PieceType, Square, WHITE_BIT, parse_move_text};
 use crate::shogi::Color;
 
@@ -39,6 +39,21 @@ fn sq(mb: usize) -> Square {
     }
 }
 
+/// Whether a move from cell `from` to cell `to` gives a promotion chance (to a piece of a
+/// promotable kind): a non-capture that enters the zone, a capture that starts or ends in it;
+/// for a pawn that has declined one under [`DeclinedPawnRule::LastRankOnly`], only a capture
+/// onto the last rank.
+#[inline]
+fn chance(from: usize, to: usize, capture: bool, white: bool, declined: bool) -> bool {
+    if declined {
+        capture && relative_rank(MB_RANK[to], white) == 0
+    } else if capture {
+        in_zone(from, white) || in_zone(to, white)
+    } else {
+        !in_zone(from, white) && in_zone(to, white)
+    }
+}
+
 /// Whether `kind` reaching `to` with a promotion chance must promote (reference rule).
 #[inline]
 fn must_promote(kind: u8, to: usize, white: bool) -> bool {
@@ -61,18 +76,15 @@ struct Gen<'a> {
     which: GenType,
     white: bool,
     forced_promotion: bool,
+    /// The piece is a pawn that has declined a promotion, under the rule where that counts.
+    declined: bool,
 }
 
 impl Gen<'_> {
     #[inline]
     fn push(&mut self, from: usize, to: usize, kind: u8, capture: bool) {
         if (2..=27).contains(&kind) {
-            let chance = if capture {
-                in_zone(from, self.white) || in_zone(to, self.white)
-            } else {
-                !in_zone(from, self.white) && in_zone(to, self.white)
-            };
-            if chance {
+            if chance(from, to, capture, self.white, self.declined) {
                 if self.which != GenType::Quiet {
                     self.list.push(Move::normal(sq(from), sq(to), true));
                 }
@@ -141,6 +153,26 @@ impl Position {
         }
     }
 
+    /// Whether the piece of the side to move on cell `from` gets a promotion chance by moving
+    /// to cell `to` (capturing there or not), by kind and rules.
+    pub(crate) fn promotion_chance(&self, from: usize, to: usize, capture: bool) -> bool {
+        let kind = self.board[from] & 63;
+        (2..=27).contains(&kind)
+            && chance(
+                from,
+                to,
+                capture,
+                self.side == Color::White,
+                self.declined_counts(from),
+            )
+    }
+
+    /// Whether the piece on cell `from` is a pawn whose declined promotion limits its chances.
+    #[inline]
+    fn declined_counts(&self, from: usize) -> bool {
+        self.rules.declined_pawn == DeclinedPawnRule::LastRankOnly && self.is_declined(from)
+    }
+
     pub(crate) fn has_legal_move(&self) -> bool {
         !self.legal_moves().is_empty()
     }
@@ -159,6 +191,7 @@ impl Position {
             which,
             white,
             forced_promotion: self.rules.forced_promotion,
+            declined: self.declined_counts(from),
         };
         for (&r, &dir) in pat.range.iter().zip(DIRS.iter()) {
             if r == 0 {

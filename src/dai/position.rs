@@ -23,13 +23,58 @@ pub enum RepetitionRule {
     Off,
 }
 
-/// The rule choices where sources disagree; `Rules::default()` is the reference engine's.
+/// What becomes of a pawn's later promotion chances once it has declined one.
+///
+/// The default is the rule of `../shared/docs/dai.md`, which states the promotion chances
+/// outright (every capture that starts or ends in the zone is one) and names the reference
+/// engine only for forced promotion and repetition. HaChu 0.21, the reference engine, keeps
+/// chu shogi's pawn rule in dai shogi: a pawn that declines a promotion loses it for good but
+/// on the last rank. HaChu never declines a pawn's promotion itself, so the rule only shows
+/// when an opponent declines one; [`DeclinedPawnRule::LastRankOnly`] plays by it, for games
+/// against HaChu.
+#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
+pub enum DeclinedPawnRule {
+    /// Declining changes nothing: the pawn's next capture in the zone is a chance again.
+    #[default]
+    KeepsChances,
+    /// A pawn that has declined a promotion has no chance afterwards but a capture onto the
+    /// last rank (where it must promote under `forced_promotion`).
+    LastRankOnly,
+}
+
+impl DeclinedPawnRule {
+    /// The names the command line and the USI option use, with their rules.
+    pub const NAMES: [(&'static str, DeclinedPawnRule); 2] = [
+        ("keep-chances", DeclinedPawnRule::KeepsChances),
+        ("last-rank", DeclinedPawnRule::LastRankOnly),
+    ];
+
+    pub fn from_name(name: &str) -> Option<DeclinedPawnRule> {
+        Self::NAMES
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|&(_, r)| r)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            DeclinedPawnRule::KeepsChances => Self::NAMES[0].0,
+            DeclinedPawnRule::LastRankOnly => Self::NAMES[1].0,
+        }
+    }
+}
+
+/// The rule choices where sources disagree; `Rules::default()` follows
+/// `../shared/docs/dai.md` (the reference engine's rule where it names one).
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub struct Rules {
     pub repetition: RepetitionRule,
     /// A pawn, lance, iron or stone reaching the last rank, or a knight the last two, with a
     /// promotion chance must promote (true, the reference rule); false leaves it optional.
     pub forced_promotion: bool,
+    /// Set before any move is played: which pawns have declined is tracked only under
+    /// [`DeclinedPawnRule::LastRankOnly`].
+    pub declined_pawn: DeclinedPawnRule,
 }
 
 impl Default for Rules {
@@ -37,6 +82,7 @@ impl Default for Rules {
         Rules {
             repetition: RepetitionRule::Illegal,
             forced_promotion: true,
+            declined_pawn: DeclinedPawnRule::KeepsChances,
         }
     }
 }
@@ -60,6 +106,18 @@ pub(crate) struct StateInfo {
     /// Plies since the last irreversible move or null move.
     pub reversible: u16,
     pub null: bool,
+    /// Which pieces the move touched were declined pawns before it ([`Declined`] bits), so
+    /// `undo_move` can mark them again.
+    pub declined: u8,
+}
+
+/// Bits of [`StateInfo::declined`].
+pub(crate) struct Declined;
+
+impl Declined {
+    pub const MOVER: u8 = 1;
+    pub const CAPTURED_TO: u8 = 2;
+    pub const CAPTURED_MID: u8 = 4;
 }
 
 #[derive(Clone)]
@@ -75,6 +133,10 @@ pub struct Position {
     pub(crate) start_ply: u32,
     pub(crate) states: Vec<StateInfo>,
     pub(crate) rules: Rules,
+    /// Squares (by index) of the pawns that have declined a promotion, kept under
+    /// [`DeclinedPawnRule::LastRankOnly`] only. An SFEN cannot say it: a position read from
+    /// one has none.
+    pub(crate) declined: [u64; 4],
 }
 
 #[inline]
@@ -105,6 +167,12 @@ fn zkey(p: u8, mb: usize) -> u64 {
     ZOBRIST[p as usize & 127][MB_TO_SQ[mb] as usize]
 }
 
+/// Kind 63 is no piece: its keys mark a declined pawn on a square.
+#[inline]
+fn declined_key(mb: usize) -> u64 {
+    ZOBRIST[63][MB_TO_SQ[mb] as usize]
+}
+
 impl Position {
     pub(crate) fn empty() -> Position {
         let mut board = [OFF; MAILBOX];
@@ -121,6 +189,7 @@ impl Position {
             start_ply: 1,
             states: Vec::with_capacity(256),
             rules: Rules::default(),
+            declined: [0; 4],
         }
     }
 
@@ -139,6 +208,31 @@ impl Position {
 
     pub fn set_rules(&mut self, rules: Rules) {
         self.rules = rules;
+    }
+
+    /// Whether the piece on cell `mb` is a pawn that has declined a promotion (tracked under
+    /// [`DeclinedPawnRule::LastRankOnly`] only).
+    #[inline]
+    pub(crate) fn is_declined(&self, mb: usize) -> bool {
+        let sq = MB_TO_SQ[mb] as usize;
+        self.declined[sq / 64] >> (sq % 64) & 1 != 0
+    }
+
+    /// Whether the pawn on `sq` has declined a promotion (always false unless the rules
+    /// track it).
+    pub fn declined_pawn_on(&self, sq: Square) -> bool {
+        self.is_declined(SQ_TO_MB[sq.index()] as usize)
+    }
+
+    #[inline]
+    fn set_declined(&mut self, mb: usize, on: bool) {
+        let sq = MB_TO_SQ[mb] as usize;
+        let bit = 1u64 << (sq % 64);
+        if on {
+            self.declined[sq / 64] |= bit;
+        } else {
+            self.declined[sq / 64] &= !bit;
+        }
     }
 
     #[inline]
@@ -313,27 +407,53 @@ impl Position {
         let mut key = prev.key ^ SIDE_KEY;
         let mut captured = [0u8; 2];
         let mut irreversible = irreversible_kind(p) || m.is_promotion();
+        let track = self.rules.declined_pawn == DeclinedPawnRule::LastRankOnly;
+        let mut declined = 0;
         if m.mid_code() != 0 {
             let mid = SQ_TO_MB[m.mid_code() - 1] as usize;
             let c = self.board[mid];
             if c != 0 {
                 captured[0] = c;
                 key ^= zkey(c, mid);
+                if self.is_declined(mid) {
+                    declined |= Declined::CAPTURED_MID;
+                    key ^= declined_key(mid);
+                    self.set_declined(mid, false);
+                }
                 self.remove(mid);
                 irreversible = true;
             }
         }
         if to != from {
             let c = self.board[to];
+            // Asked before the capture: the chance depends on it.
+            let declines = track
+                && !m.is_promotion()
+                && p & 63 == PieceType::Pawn as u8
+                && self.promotion_chance(from, to, c != 0);
             if c != 0 {
                 captured[1] = c;
                 key ^= zkey(c, to);
+                if self.is_declined(to) {
+                    declined |= Declined::CAPTURED_TO;
+                    key ^= declined_key(to);
+                    self.set_declined(to, false);
+                }
                 self.remove(to);
                 irreversible = true;
             }
             let moved = if m.is_promotion() { p + 28 } else { p };
             key ^= zkey(p, from) ^ zkey(moved, to);
             self.relocate(from, to, moved);
+            if self.is_declined(from) {
+                declined |= Declined::MOVER;
+                key ^= declined_key(from);
+                self.set_declined(from, false);
+            }
+            if declines || (declined & Declined::MOVER != 0 && !m.is_promotion()) {
+                key ^= declined_key(to);
+                self.set_declined(to, true);
+            }
         }
         self.side = self.side.flip();
         self.states.push(StateInfo {
@@ -342,6 +462,7 @@ impl Position {
             last_move: m,
             reversible: if irreversible { 0 } else { prev.reversible + 1 },
             null: false,
+            declined,
         });
     }
 
@@ -358,12 +479,16 @@ impl Position {
             let moved = self.board[to];
             let p = if m.is_promotion() { moved - 28 } else { moved };
             self.relocate(to, from, p);
+            self.set_declined(to, st.declined & Declined::CAPTURED_TO != 0);
+            self.set_declined(from, st.declined & Declined::MOVER != 0);
             if st.captured[1] != 0 {
                 self.put(to, st.captured[1]);
             }
         }
         if st.captured[0] != 0 {
-            self.put(SQ_TO_MB[m.mid_code() - 1] as usize, st.captured[0]);
+            let mid = SQ_TO_MB[m.mid_code() - 1] as usize;
+            self.set_declined(mid, st.declined & Declined::CAPTURED_MID != 0);
+            self.put(mid, st.captured[0]);
         }
     }
 
@@ -376,6 +501,7 @@ impl Position {
             last_move: Move::NONE,
             reversible: 0,
             null: true,
+            declined: 0,
         });
     }
 
@@ -397,6 +523,9 @@ impl Position {
             let p = self.board[mb as usize];
             if p != 0 {
                 key ^= zkey(p, mb as usize);
+            }
+            if self.is_declined(mb as usize) {
+                key ^= declined_key(mb as usize);
             }
         }
         key

@@ -169,6 +169,7 @@ impl Position {
             last_move: Move::NONE,
             reversible: 0,
             null: false,
+            declined: 0,
         });
         Ok(pos)
     }

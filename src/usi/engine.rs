@@ -456,9 +456,25 @@ impl Engine {
     }
 
     fn position_or_start(&self) -> GamePosition {
-        self.position
-            .clone()
-            .unwrap_or_else(|| GamePosition::startpos(self.options.variant))
+        self.position.clone().unwrap_or_else(|| self.startpos())
+    }
+
+    /// The current game's start position under the rule options.
+    fn startpos(&self) -> GamePosition {
+        let mut pos = GamePosition::startpos(self.options.variant);
+        self.apply_rules(&mut pos);
+        pos
+    }
+
+    /// The rule options that belong to the position's game (dai shogi's declined-pawn rule),
+    /// set before any move is played on it.
+    fn apply_rules(&self, pos: &mut GamePosition) {
+        if let GamePosition::Dai(p) = pos {
+            p.set_rules(crate::dai::Rules {
+                declined_pawn: self.options.dai_declined_pawn,
+                ..p.rules()
+            });
+        }
     }
 
     /// Builds the new position aside. A bad SFEN or move keeps the old one for `d` and
@@ -477,6 +493,7 @@ impl Engine {
                 }
             },
         };
+        self.apply_rules(&mut pos);
         for (i, text) in moves.iter().enumerate() {
             match pos.parse_move(text) {
                 Ok(m) => pos.do_move(m),
@@ -500,12 +517,12 @@ impl Engine {
         let received = std::time::Instant::now();
         let pos = match &self.position {
             Some(pos) => pos.clone(),
-            None if self.position_rejected => GamePosition::startpos(self.options.variant),
+            None if self.position_rejected => self.startpos(),
             None => {
                 // Answering keeps a GUI that forgot `position` from waiting forever.
                 self.out
                     .error("go before any position: searching the start position");
-                GamePosition::startpos(self.options.variant)
+                self.startpos()
             }
         };
         let kind = if self.position_rejected {

@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use crate::book::{BookOptions, Choice};
+use crate::dai::DeclinedPawnRule;
 use crate::game::Variant;
 use crate::search::SearchOptions;
 use crate::search::time::TimeOptions;
@@ -46,6 +47,8 @@ pub struct Options {
     pub eval_file: String,
     /// The game `position startpos` and SFENs belong to.
     pub variant: Variant,
+    /// Dai shogi: whether a pawn that declined a promotion keeps its later chances.
+    pub dai_declined_pawn: DeclinedPawnRule,
 }
 
 /// What `setoption` may carry for one option, with its bounds.
@@ -78,6 +81,9 @@ const MAX_THREADS: i64 = 256;
 /// The options that select the game: Fairy-Stockfish's GUIs send `UCI_Variant`; `USI_Variant`
 /// is the same option under the protocol's own prefix.
 pub const VARIANT_OPTIONS: [&str; 2] = ["UCI_Variant", "USI_Variant"];
+
+const DAI_DECLINED_PAWN_RULES: [&str; 2] =
+    [DeclinedPawnRule::NAMES[0].0, DeclinedPawnRule::NAMES[1].0];
 
 const ENTERING_KING_RULES: [&str; 6] = [
     EnteringKingRule::NAMES[0].0,
@@ -307,6 +313,18 @@ fn specs() -> Vec<Spec> {
             kind: Kind::Combo(Variant::Standard.name(), &Variant::NAMES),
             set: set_variant,
         },
+        Spec {
+            name: "DaiDeclinedPawn",
+            kind: Kind::Combo(
+                DeclinedPawnRule::KeepsChances.name(),
+                &DAI_DECLINED_PAWN_RULES,
+            ),
+            set: |o, v| {
+                if let Some(rule) = DeclinedPawnRule::from_name(&text(v)) {
+                    o.dai_declined_pawn = rule;
+                }
+            },
+        },
     ]
 }
 
@@ -345,6 +363,7 @@ impl Default for Options {
             mate_hash_mb: 1,
             eval_file: String::new(),
             variant: Variant::Standard,
+            dai_declined_pawn: DeclinedPawnRule::KeepsChances,
         };
         // The declared defaults are the starting values, by construction.
         for spec in specs() {
