@@ -4,8 +4,8 @@
 //! random playouts.
 
 use kirin::dai::{
-    self, GenType, Move, Outcome, Piece, PieceType, Position, RepetitionRule, Rules, START_SFEN,
-    Square, divide, perft,
+    self, DeclinedPawnRule, GenType, Move, Outcome, Piece, PieceType, Position, RepetitionRule,
+    Rules, START_SFEN, Square, divide, perft,
 };
 use kirin::shogi::Color;
 use std::collections::BTreeSet;
@@ -485,6 +485,205 @@ fn forced_promotion_on_the_last_ranks_with_a_chance() {
     });
     assert_eq!(moves_from(&p, "8b"), set(&["8b8a", "8b8a+"]));
     assert_eq!(moves_from(&p, "8d"), set(&["8d9b", "8d9b+", "8d7b"]));
+}
+
+fn declined_pawn_rules(rule: DeclinedPawnRule) -> Rules {
+    Rules {
+        declined_pawn: rule,
+        ..Rules::default()
+    }
+}
+
+fn play(p: &mut Position, text: &str) {
+    let m = p
+        .parse_move(text)
+        .unwrap_or_else(|e| panic!("{text}: {e} in {}", p.to_sfen()));
+    p.do_move(m);
+}
+
+#[test]
+fn a_pawn_that_declined_keeps_its_chances_unless_the_rule_is_hachus() {
+    use DeclinedPawnRule::*;
+    // Black: a pawn about to enter the zone on 8e (8d, 8c, 8b on its way, a gold on 8a), a
+    // gold about to enter on 5e, a pawn already on 3e (read from the SFEN, never declined).
+    let pieces = with_kings(&[
+        ("8f", "P"),
+        ("8d", "p"),
+        ("8a", "g"),
+        ("5f", "G"),
+        ("5d", "p"),
+        ("3e", "P"),
+        ("3d", "p"),
+        ("3c", "p"),
+    ]);
+    for rule in [KeepsChances, LastRankOnly] {
+        let hachu = rule == LastRankOnly;
+        let mut p = setup(&pieces, "b");
+        p.set_rules(declined_pawn_rules(rule));
+        let start_key = p.key();
+        play(&mut p, "8f8e");
+        assert_eq!(p.declined_pawn_on(sq("8e")), hachu, "tracked under HaChu's rule only");
+        p.do_null_move();
+        play(&mut p, "5f5e");
+        p.do_null_move();
+        // The pawn that declined: its capture in the zone is a chance by dai.md only.
+        let expected: &[&str] = if hachu { &["8e8d"] } else { &["8e8d", "8e8d+"] };
+        assert_eq!(moves_from(&p, "8e"), set(expected), "{rule:?}");
+        // Other pieces that declined and pawns that never did keep their chances.
+        assert!(moves_from(&p, "5e").contains("5e5d+"), "{rule:?}");
+        assert_eq!(moves_from(&p, "3e"), set(&["3e3d", "3e3d+"]), "{rule:?}");
+        // Declining on a capture counts too.
+        play(&mut p, "3e3d");
+        assert_eq!(p.declined_pawn_on(sq("3d")), hachu);
+        p.do_null_move();
+        let expected: &[&str] = if hachu { &["3d3c"] } else { &["3d3c", "3d3c+"] };
+        assert_eq!(moves_from(&p, "3d"), set(expected), "{rule:?}");
+        // On to the last rank: a capture there is a chance (forced) under both rules.
+        for step in ["8e8d", "8d8c", "8c8b"] {
+            play(&mut p, step);
+            p.do_null_move();
+        }
+        assert_eq!(moves_from(&p, "8b"), set(&["8b8a+"]), "{rule:?}");
+        assert_eq!(p.key(), p.compute_key());
+        let mut optional = p.clone();
+        optional.set_rules(Rules {
+            forced_promotion: false,
+            ..p.rules()
+        });
+        assert_eq!(moves_from(&optional, "8b"), set(&["8b8a", "8b8a+"]));
+        play(&mut p, "8b8a+");
+        assert!(!p.declined_pawn_on(sq("8a")), "a promoted pawn is no declined pawn");
+        assert_eq!(p.key(), p.compute_key());
+        // Taking everything back restores the marks and the key.
+        while p.game_ply() > 1 {
+            if p.last_move() == Move::NONE {
+                p.undo_null_move();
+            } else {
+                p.undo_move();
+            }
+            assert_eq!(p.key(), p.compute_key());
+        }
+        assert_eq!(p.key(), start_key);
+        assert!(!p.declined_pawn_on(sq("8f")) && !p.declined_pawn_on(sq("3e")));
+        assert_eq!(moves_from(&p, "8f"), set(&["8f8e", "8f8e+"]));
+    }
+}
+
+#[test]
+fn a_white_pawn_that_declined_and_the_capture_of_a_declined_pawn() {
+    let mut p = setup(
+        &with_kings(&[("12j", "p"), ("12l", "P"), ("11l", "G"), ("9j", "p")]),
+        "w",
+    );
+    p.set_rules(declined_pawn_rules(DeclinedPawnRule::LastRankOnly));
+    play(&mut p, "12j12k");
+    assert!(p.declined_pawn_on(sq("12k")));
+    p.do_null_move();
+    assert_eq!(moves_from(&p, "12k"), set(&["12k12l"]));
+    // Black's gold takes the declined pawn; taking the capture back restores the mark.
+    p.undo_null_move();
+    let key = p.key();
+    play(&mut p, "11l12k");
+    assert!(!p.declined_pawn_on(sq("12k")));
+    assert_eq!(p.key(), p.compute_key());
+    p.undo_move();
+    assert!(p.declined_pawn_on(sq("12k")));
+    assert_eq!(p.key(), key);
+    // The same board with a pawn that never declined is another position.
+    let q = setup(
+        &with_kings(&[("12k", "p"), ("12l", "P"), ("11l", "G"), ("9j", "p")]),
+        "b",
+    );
+    assert_eq!(
+        p.to_sfen().split(' ').next(),
+        q.to_sfen().split(' ').next()
+    );
+    assert_ne!(p.key(), q.key());
+}
+
+/// Random games under HaChu's rule, with the declined pawns recomputed from the move lists
+/// alone: a pawn declines when the list offered the promotion of the move it played.
+#[test]
+fn declined_pawns_follow_the_move_lists_on_random_playouts() {
+    let (mut declines, mut later_moves) = (0, 0);
+    for seed in 1..=12u64 {
+        let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15));
+        let mut p = Position::startpos();
+        p.set_rules(declined_pawn_rules(DeclinedPawnRule::LastRankOnly));
+        let mut model: BTreeSet<Square> = BTreeSet::new();
+        for _ in 0..600 {
+            if p.outcome() != Outcome::Ongoing {
+                break;
+            }
+            let moves = p.legal_moves();
+            let texts: BTreeSet<String> = moves.iter().map(|m| m.to_string()).collect();
+            for s in (1..=15u8).flat_map(|f| (0..15u8).filter_map(move |r| Square::new(f, r))) {
+                assert_eq!(p.declined_pawn_on(s), model.contains(&s), "{s}");
+            }
+            for m in &moves {
+                if m.is_promotion() && model.contains(&m.from().unwrap()) {
+                    let to = m.to().unwrap();
+                    let last = if p.side_to_move() == Color::Black { 0 } else { 14 };
+                    assert!(p.is_capture(*m) && to.rank() == last, "{m} in {}", p.to_sfen());
+                }
+            }
+            // Prefer pawn moves that decline, then captures and promotions.
+            let declining: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| {
+                    !m.is_promotion()
+                        && p.moved_piece(*m).kind() == Some(PieceType::Pawn)
+                        && texts.contains(&format!("{m}+"))
+                })
+                .collect();
+            let mut tactical = Vec::new();
+            p.captures(&mut tactical);
+            let pawn_moves: Vec<Move> = moves
+                .iter()
+                .copied()
+                .filter(|m| p.moved_piece(*m).kind() == Some(PieceType::Pawn))
+                .collect();
+            let m = if !declining.is_empty() && rng.below(2) == 0 {
+                declining[rng.below(declining.len())]
+            } else if !pawn_moves.is_empty() && rng.below(3) == 0 {
+                pawn_moves[rng.below(pawn_moves.len())]
+            } else if !tactical.is_empty() && rng.below(3) > 0 {
+                tactical[rng.below(tactical.len())]
+            } else {
+                moves[rng.below(moves.len())]
+            };
+            let (from, to) = (m.from().unwrap(), m.to().unwrap());
+            let declined_before = model.contains(&from);
+            if let Some(mid) = m.mid() {
+                model.remove(&mid);
+            }
+            if to != from {
+                model.remove(&to);
+            }
+            model.remove(&from);
+            if declining.contains(&m) {
+                declines += 1;
+            }
+            if declined_before {
+                later_moves += 1;
+            }
+            if !m.is_promotion() && (declining.contains(&m) || declined_before) && to != from {
+                model.insert(to);
+            }
+            let key = p.key();
+            let sfen = p.to_sfen();
+            p.do_move(m);
+            assert_eq!(p.key(), p.compute_key(), "{m} in {sfen}");
+            p.undo_move();
+            assert_eq!(p.key(), key);
+            p.do_move(m);
+        }
+    }
+    assert!(
+        declines >= 20 && later_moves >= 20,
+        "only {declines} declines and {later_moves} later moves of those pawns: too few to test"
+    );
 }
 
 // ---- royals and the end of the game ------------------------------------------------------------
