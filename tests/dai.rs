@@ -522,7 +522,11 @@ fn a_pawn_that_declined_keeps_its_chances_unless_the_rule_is_hachus() {
         p.set_rules(declined_pawn_rules(rule));
         let start_key = p.key();
         play(&mut p, "8f8e");
-        assert_eq!(p.declined_pawn_on(sq("8e")), hachu, "tracked under HaChu's rule only");
+        assert_eq!(
+            p.declined_pawn_on(sq("8e")),
+            hachu,
+            "tracked under HaChu's rule only"
+        );
         p.do_null_move();
         play(&mut p, "5f5e");
         p.do_null_move();
@@ -552,7 +556,10 @@ fn a_pawn_that_declined_keeps_its_chances_unless_the_rule_is_hachus() {
         });
         assert_eq!(moves_from(&optional, "8b"), set(&["8b8a", "8b8a+"]));
         play(&mut p, "8b8a+");
-        assert!(!p.declined_pawn_on(sq("8a")), "a promoted pawn is no declined pawn");
+        assert!(
+            !p.declined_pawn_on(sq("8a")),
+            "a promoted pawn is no declined pawn"
+        );
         assert_eq!(p.key(), p.compute_key());
         // Taking everything back restores the marks and the key.
         while p.game_ply() > 1 {
@@ -594,10 +601,7 @@ fn a_white_pawn_that_declined_and_the_capture_of_a_declined_pawn() {
         &with_kings(&[("12k", "p"), ("12l", "P"), ("11l", "G"), ("9j", "p")]),
         "b",
     );
-    assert_eq!(
-        p.to_sfen().split(' ').next(),
-        q.to_sfen().split(' ').next()
-    );
+    assert_eq!(p.to_sfen().split(' ').next(), q.to_sfen().split(' ').next());
     assert_ne!(p.key(), q.key());
 }
 
@@ -623,8 +627,16 @@ fn declined_pawns_follow_the_move_lists_on_random_playouts() {
             for m in &moves {
                 if m.is_promotion() && model.contains(&m.from().unwrap()) {
                     let to = m.to().unwrap();
-                    let last = if p.side_to_move() == Color::Black { 0 } else { 14 };
-                    assert!(p.is_capture(*m) && to.rank() == last, "{m} in {}", p.to_sfen());
+                    let last = if p.side_to_move() == Color::Black {
+                        0
+                    } else {
+                        14
+                    };
+                    assert!(
+                        p.is_capture(*m) && to.rank() == last,
+                        "{m} in {}",
+                        p.to_sfen()
+                    );
                 }
             }
             // Prefer pawn moves that decline, then captures and promotions.

@@ -137,6 +137,42 @@ fn a_royal_en_prise_is_saved() {
 }
 
 #[test]
+fn the_declined_pawn_rule_is_an_option() {
+    // Black's pawn enters the zone on 11e declining the promotion; White's rook waits on 11d.
+    let sfen = sfen_with(
+        &[
+            (15, 'a', "k"),
+            (11, 'd', "r"),
+            (11, 'f', "P"),
+            (8, 'o', "K"),
+        ],
+        'b',
+    );
+    let game = format!("position sfen {sfen} moves 11f11e 15a15b");
+    let mut engine = dai_engine();
+    // dai.md's rule (the default): taking the rook is a promotion chance, and kirin takes it.
+    engine.send(&game);
+    engine.send("go depth 3");
+    let (best, info) = engine.bestmove();
+    assert!(errors(&info).is_empty(), "{info:?}");
+    assert_eq!(best_of(&best), "11e11d+", "{best} {info:?}");
+    // HaChu's rule: the pawn that declined takes without promoting; the promotion is refused.
+    engine.send("setoption name DaiDeclinedPawn value last-rank");
+    engine.send(&game);
+    engine.send("go depth 3");
+    let (best, info) = engine.bestmove();
+    assert!(errors(&info).is_empty(), "{info:?}");
+    assert_eq!(best_of(&best), "11e11d", "{best} {info:?}");
+    engine.send(&format!("{game} 11e11d+"));
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    engine.send("setoption name DaiDeclinedPawn value sometimes");
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    engine.quit();
+}
+
+#[test]
 fn perft_counts_dai_moves_as_the_table_does() {
     let mut engine = dai_engine();
     engine.send("position startpos");
