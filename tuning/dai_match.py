@@ -27,6 +27,12 @@ ends the game as soon as the side to move can capture all of the opponent's roya
 for its move, which must take the royals (a verdict comparison; not given to the other engine).
 A resignation or a result claim by HaChu is compared with the judge's state.
 
+Declined pawns (--declined-pawn): HaChu 0.21 refuses the promotion of a pawn that has declined one
+before, but on a capture onto the last rank; ../shared/docs/dai.md keeps every capture in the zone
+a chance.  With a HaChu in the game the referee plays by HaChu's rule (`last-rank`): the judge runs
+with `--declined-pawn last-rank` and USI engines that declare `DaiDeclinedPawn` are set to it, so
+the engines play the same rules; otherwise dai.md's (`keep-chances`).
+
 See tuning/README.md ("Dai shogi against HaChu") for the commands.
 """
 
@@ -82,9 +88,23 @@ def default_judge() -> str:
     return os.environ.get("KIRIN_JUDGE", M.kirin_default_path())
 
 
+DECLINED_PAWN_RULES = ("keep-chances", "last-rank")
+
+
+def declined_pawn_rule(choice: str, specs) -> str:
+    """The declined-pawn rule of a match: `auto` is HaChu's (`last-rank`) when a HaChu plays."""
+    if choice != "auto":
+        return choice
+    return "last-rank" if any(s.kind == "xboard" for s in specs) else "keep-chances"
+
+
 class Judge:
-    def __init__(self, binary: str | None = None, timeout: float = 60.0):
+    def __init__(self, binary: str | None = None, timeout: float = 60.0,
+                 declined_pawn: str = "keep-chances"):
         self.cmd = [binary or default_judge(), "judge", "--variant", "dai"]
+        if declined_pawn != "keep-chances":  # a judge older than the flag still judges dai.md's rule
+            self.cmd += ["--declined-pawn", declined_pawn]
+        self.declined_pawn = declined_pawn
         self.timeout = timeout
         try:
             self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -230,10 +250,12 @@ def parse_engine(text: str, margin: int) -> Spec:
 class USIEngine:
     """A USI engine through match.py's Engine, with `UCI_Variant daishogi` and `go movetime`."""
 
-    def __init__(self, spec: Spec, movetime: int, start_sfen: str, log_path: Path | None = None):
+    def __init__(self, spec: Spec, movetime: int, start_sfen: str, log_path: Path | None = None,
+                 rules: dict | None = None):
         self.spec = spec
         self.movetime = movetime
         self.start_sfen = start_sfen
+        self.rules = rules or {}  # rule options of the match, set where the engine declares them
         self.e = M.Engine(spec.usi, log_path)
 
     def start(self):
@@ -241,6 +263,9 @@ class USIEngine:
         e.send("usi")
         e.wait_for("usiok", 60.0)
         e.send("setoption name UCI_Variant value daishogi")
+        for k, v in self.rules.items():
+            if k in e.declared_options and k not in e.spec.options:
+                e.send(f"setoption name {k} value {v}")
         for k, v in e.spec.options.items():
             if k in e.declared_options or k.startswith("USI_"):
                 e.send(f"setoption name {k} value {v}")
@@ -277,10 +302,10 @@ class USIEngine:
         self.e.close(result)
 
 
-def make_engine(spec: Spec, movetime: int, start_sfen: str, log_path=None):
+def make_engine(spec: Spec, movetime: int, start_sfen: str, log_path=None, rules: dict | None = None):
     if spec.kind == "xboard":
         return XBoardEngine(spec, movetime, log_path)
-    return USIEngine(spec, movetime, start_sfen, log_path)
+    return USIEngine(spec, movetime, start_sfen, log_path, rules)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -415,7 +440,8 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
         for c in (BLACK, WHITE):
             try:
                 log = (log_dir / f"{record.stem}-{'bw'[c]}-{specs[c].name}.log") if log_dir else None
-                e = make_engine(specs[c], movetime, judge.start_sfen, log)
+                e = make_engine(specs[c], movetime, judge.start_sfen, log,
+                                {"DaiDeclinedPawn": judge.declined_pawn})
                 engines[c] = e
                 e.start()
             except M.EngineError as ex:
@@ -573,7 +599,7 @@ def run_match(args) -> dict:
         check_engine(s)
     if a.name == b.name:
         b.name += "-B"
-    judge = Judge(args.judge)
+    judge = Judge(args.judge, declined_pawn=declined_pawn_rule(args.declined_pawn, (a, b)))
     pairs = (args.games + 1) // 2
     rng = random.Random(args.seed)
     openings = [random_opening(judge, rng, args.random_plies) for _ in range(pairs)]
@@ -583,12 +609,13 @@ def run_match(args) -> dict:
     meta = {"A": dataclasses.asdict(a), "B": dataclasses.asdict(b), "movetime": args.movetime,
             "games": args.games, "seed": args.seed, "random_plies": args.random_plies,
             "openings": [" ".join(o) for o in openings], "max_plies": args.max_plies, "lift": args.lift,
-            "judge": judge.cmd[0], "loadavg_start": os.getloadavg(), "start": stamp}
+            "judge": judge.cmd[0], "declined_pawn": judge.declined_pawn, "loadavg_start": os.getloadavg(), "start": stamp}
     (out / "match.json").write_text(json.dumps(meta, indent=1, default=str))
     if not args.quiet:
         print(f"dai shogi: {a.name} vs {b.name}, {args.movetime} ms a move; {args.games} games, "
               f"{args.random_plies} random plies (seed {args.seed}), ply cap {args.max_plies}, "
-              f"lift {args.lift} pieces a position; records in {out}", flush=True)
+              f"lift {args.lift} pieces a position; declined pawns: {judge.declined_pawn}; records in {out}",
+              flush=True)
     tally = M.Tally()
     cross_total: dict = {}
     disagreements: list = []
@@ -670,6 +697,11 @@ def main(argv=None):
                     "else $KIRIN_BIN, else target/release/kirin)")
     ap.add_argument("--out", default=None, help="records folder (default $KIRIN_DATA/dai-match/<time>-A-vs-B, "
                     "KIRIN_DATA defaulting to ~/kirin-data)")
+    ap.add_argument("--declined-pawn", choices=("auto",) + DECLINED_PAWN_RULES, default="auto",
+                    help="whether a pawn that declined a promotion keeps its chances (keep-chances, dai.md) "
+                    "or gets none but a capture onto the last rank (last-rank, HaChu's rule); the judge "
+                    "and every USI engine that declares DaiDeclinedPawn play by it; auto (default): "
+                    "last-rank when a HaChu plays")
     ap.add_argument("--logs", action="store_true", help="keep each engine's protocol log")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)

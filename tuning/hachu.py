@@ -211,6 +211,17 @@ class XBoardEngine:
     def move_ms(self) -> int:
         return self.spec.st * 1000 if self.spec.st is not None else self.movetime
 
+    def setboard(self, sfen: str):
+        """Sets up a position from a kirin SFEN with Black to move.  HaChu 0.21 reads kirin's board
+        field as its own FEN (the same piece letters, ranks from White's side down), but no field
+        after it: a space there is an `Unknown piece` and HaChu exits; without one it gives the move
+        to Black.  What HaChu remembers of the game (its declined pawns) starts afresh."""
+        fields = sfen.split()
+        if not fields or (len(fields) > 1 and fields[1] != "b"):
+            raise NotationError(f"HaChu can set up only positions with Black to move: {sfen!r}")
+        self.send(f"setboard {fields[0]}")
+        self.sync()
+
     def tell(self, hachu_text: str) -> str | None:
         """Plays a move on HaChu's board; None if taken, else HaChu's complaint."""
         self.send(f"usermove {hachu_text}")

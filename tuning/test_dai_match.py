@@ -5,6 +5,7 @@ mover against HaChu, every move judged by `kirin judge` and accepted by HaChu.  
 tuning/setup.sh (the test command runs it); kirin is built with the fast profile if needed."""
 
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -377,6 +378,60 @@ class RealHaChu(unittest.TestCase):
             e.close()
         self.assertEqual((cross, found), ({"verdicts_compared": 1, "verdicts_agreed": 1}, []), detail)
         self.assertIn("takes with i3", detail)  # the lion on 7m is HaChu's i3
+
+    def test_hachu_refuses_the_promotions_the_declined_pawn_rule_refuses(self):
+        """Hand-made positions where a pawn has declined a promotion: HaChu takes exactly the
+        promotions the judge lists under `--declined-pawn last-rank`, and refuses the ones only
+        dai.md's rule (the default) allows.  Every probe starts from a fresh `setboard`, since
+        HaChu forgets its declined pawns on `undo`."""
+        kings = {"8o": "K", "8a": "k"}
+        cases = [
+            # A pawn entering the zone declining, then capturing in it; a gold that declined and
+            # a pawn set up in the zone keep their chances.
+            ({"11f": "P", "11d": "p", "11c": "p", "10f": "G", "10d": "p", "13e": "P", "13d": "p"},
+             ["11f11e", "8a8b", "10f10e", "8b7b"]),
+            # Declining on a capture in the zone.
+            ({"12e": "P", "12d": "p", "12c": "p"}, ["12e12d", "8a8b"]),
+            # A declined pawn two ranks from the end: no chance on rank b, a forced one on rank a.
+            ({"14f": "P", "14b": "g", "14a": "g"}, ["14f14e", "8a8b", "14e14d", "8b7b", "14d14c", "7b7a"]),
+            ({"14f": "P", "14b": "g", "14a": "g"},
+             ["14f14e", "8a8b", "14e14d", "8b7b", "14d14c", "7b7a", "14c14b", "7a6a"]),
+            # White's pawn declines entering White's zone.
+            ({"5j": "p", "5l": "P", "5m": "P", "2k": "P"}, ["2k2j", "5j5k", "2j2i"]),
+        ]
+        last_rank = D.Judge(str(JUDGE), declined_pawn="last-rank")
+        e = D.XBoardEngine(D.parse_engine("hachu,depth=1", 1000), 1000)
+        differing = set()
+        try:
+            e.start()
+            for pieces, moves in cases:
+                board = {**kings, **pieces}
+                rows = ["".join(board.get(f"{f}{r}", "1") for f in range(15, 0, -1)) for r in "abcdefghijklmno"]
+                sfen = "/".join(re.sub("1+", lambda run: str(len(run.group())), row) for row in rows) + " b - 1"
+                pos = f"sfen {sfen}" + (" moves " + " ".join(moves) if moves else "")
+                lr = set(last_rank.ask(f"legal {pos}").split()[1:])
+                kc = set(self.judge.ask(f"legal {pos}").split()[1:])
+                self.assertEqual({m for m in lr if not m.endswith("+")}, {m for m in kc if not m.endswith("+")})
+                self.assertLessEqual(lr, kc)
+                differing |= kc - lr
+                for m in sorted(kc):
+                    if not m.endswith("+") and m + "+" not in kc:
+                        continue  # no promotion either way: nothing to ask
+                    e.setboard(sfen)
+                    for i, played in enumerate(moves):
+                        self.assertIsNone(e.tell(D.kirin_to_hachu(played)), f"{sfen} {moves[:i + 1]}")
+                    taken = e.tell(D.kirin_to_hachu(m)) is None
+                    self.assertEqual(taken, m in lr or not m.endswith("+"), f"{m} after {pos}")
+        finally:
+            e.close()
+            last_rank.close()
+        self.assertEqual(differing, {"11e11d+", "12d12c+", "14c14b+", "5k5l+"})
+
+    def test_the_referee_plays_hachus_declined_pawn_rule_against_hachu(self):
+        hachu, usi = D.parse_engine("hachu", 1000), D.parse_engine("kirin", 1000)
+        self.assertEqual(D.declined_pawn_rule("auto", (usi, hachu)), "last-rank")
+        self.assertEqual(D.declined_pawn_rule("auto", (usi, usi)), "keep-chances")
+        self.assertEqual(D.declined_pawn_rule("keep-chances", (usi, hachu)), "keep-chances")
 
     def test_random_usi_mover_against_hachu(self):
         (self.dir / "random_mover.py").write_text(RANDOM_USI)
