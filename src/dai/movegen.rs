@@ -83,14 +83,12 @@ struct Gen<'a> {
 impl Gen<'_> {
     #[inline]
     fn push(&mut self, from: usize, to: usize, kind: u8, capture: bool) {
-        if (2..=27).contains(&kind) {
-            if chance(from, to, capture, self.white, self.declined) {
-                if self.which != GenType::Quiet {
-                    self.list.push(Move::normal(sq(from), sq(to), true));
-                }
-                if self.forced_promotion && must_promote(kind, to, self.white) {
-                    return;
-                }
+        if (2..=27).contains(&kind) && chance(from, to, capture, self.white, self.declined) {
+            if self.which != GenType::Quiet {
+                self.list.push(Move::normal(sq(from), sq(to), true));
+            }
+            if self.forced_promotion && must_promote(kind, to, self.white) {
+                return;
             }
         }
         let wanted = match self.which {
