@@ -101,7 +101,11 @@ for text in sys.stdin:
     if not t:
         continue
     if t[0] == "usi":
-        out("id name fake"); out("option name UCI_Variant type combo default shogi var daishogi"); out("usiok")
+        out("id name fake"); out("option name UCI_Variant type combo default shogi var daishogi")
+        out("option name DaiDeclinedPawn type combo default keep-chances var keep-chances var last-rank")
+        out("usiok")
+    elif t[0] == "setoption" and len(sys.argv) > 2:
+        open(sys.argv[2], "a").write(text)
     elif t[0] == "isready":
         out("readyok")
     elif t[0] == "position":
@@ -195,6 +199,18 @@ class Faults(unittest.TestCase):
         s = D.parse_engine(f"hachu,name=xb-{mode},margin=300", 300)
         s.cmd = [sys.executable, str(self.dir / "xboard.py"), mode]
         return s
+
+    def test_usi_engines_are_set_to_the_declined_pawn_rule_of_the_match(self):
+        log = self.dir / "setoption.txt"
+        for extra, expected in (("", "last-rank"), (",opt.DaiDeclinedPawn=keep-chances", "keep-chances")):
+            s = D.parse_engine(f"{sys.executable},name=usi-options{extra}", 300)
+            s.cmd = s.usi.cmd = [sys.executable, str(self.dir / "usi.py"), "good", str(log)]
+            log.write_text("")
+            e = D.USIEngine(s, 300, self.judge.start_sfen, None, {"DaiDeclinedPawn": "last-rank"})
+            e.start()
+            e.close()
+            lines = [ln for ln in log.read_text().splitlines() if "DaiDeclinedPawn" in ln]
+            self.assertEqual(lines, [f"setoption name DaiDeclinedPawn value {expected}"], extra)
 
     def play(self, black, white, max_plies=300, opening=()):
         return D.play_game(self.judge, {D.BLACK: black, D.WHITE: white}, list(opening), 100, max_plies,
