@@ -27,11 +27,12 @@ pub enum RepetitionRule {
 ///
 /// The default is the rule of `../shared/docs/dai.md`, which states the promotion chances
 /// outright (every capture that starts or ends in the zone is one) and names the reference
-/// engine only for forced promotion and repetition. HaChu 0.21, the reference engine, keeps
-/// chu shogi's pawn rule in dai shogi: a pawn that declines a promotion loses it for good but
-/// on the last rank. HaChu never declines a pawn's promotion itself, so the rule only shows
-/// when an opponent declines one; [`DeclinedPawnRule::LastRankOnly`] plays by it, for games
-/// against HaChu.
+/// engine only for forced promotion and repetition. HaChu 0.21, the reference engine, has
+/// one exception (in move-reading code its other shogi variants share): a pawn that declines
+/// a promotion loses it for good but on the last rank. HaChu never declines a pawn's promotion
+/// itself, so the rule only shows when an opponent declines one; a rule HaChu applies to its
+/// opponents' moves only is no reason to leave dai.md's default.
+/// [`DeclinedPawnRule::LastRankOnly`] plays by it, for games against HaChu.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
 pub enum DeclinedPawnRule {
     /// Declining changes nothing: the pawn's next capture in the zone is a chance again.
