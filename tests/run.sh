@@ -14,7 +14,7 @@ cargo test --profile fast --test toolchain
 
 step "Format and lints"
 cargo fmt --check
-cargo clippy --all-targets --profile fast -- -D warnings
+cargo clippy --all-targets --all-features --profile fast -- -D warnings
 
 step "Rust tests (optimised 'fast' profile)"
 cargo test --profile fast

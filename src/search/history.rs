@@ -1,6 +1,7 @@
 //! Move-ordering statistics learnt during the search: which quiet moves caused cut-offs, on their
 //! own (butterfly), after a given previous move (continuation), and which captures worked.
 
+use super::params::Params;
 use crate::game::{Game, GameMove};
 use crate::shogi::Color;
 
@@ -78,6 +79,6 @@ impl<G: Game> Histories<G> {
 
 /// Bonus for a move that caused a cut-off at `depth`.
 #[inline]
-pub fn stat_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + depth * 32).min(2400)
+pub fn stat_bonus(p: &Params, depth: i32) -> i32 {
+    (depth * depth * p.bonus_quad + depth * p.bonus_lin).min(p.bonus_max)
 }

@@ -6,6 +6,7 @@ mod driver;
 mod history;
 pub mod mate;
 mod movepick;
+pub mod params;
 mod report;
 pub mod time;
 pub mod tt;
@@ -44,6 +45,8 @@ pub struct SearchOptions {
     pub pv_interval_ms: u64,
     /// Whether aspiration fail-high/fail-low lines (`lowerbound`/`upperbound`) are reported.
     pub output_fail_lh_pv: bool,
+    /// Margins, reductions and history scales.
+    pub params: params::Params,
 }
 
 impl Default for SearchOptions {
@@ -64,6 +67,7 @@ impl Default for SearchOptions {
             consideration_mode: false,
             pv_interval_ms: 0,
             output_fail_lh_pv: true,
+            params: params::Params::default(),
         }
     }
 }

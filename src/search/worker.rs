@@ -128,7 +128,7 @@ impl<'a, G: Game> Worker<'a, G> {
     ) -> Worker<'a, G> {
         let mut reductions = vec![0; 256];
         for (i, r) in reductions.iter_mut().enumerate().skip(1) {
-            *r = (20.0 * (i as f64).ln()) as i32;
+            *r = (f64::from(opts.params.lmr_scale) * (i as f64).ln()) as i32;
         }
         let root_color = pos.side_to_move();
         let stack = vec![Frame::default(); MAX_PLY + 8];
@@ -159,9 +159,10 @@ impl<'a, G: Game> Worker<'a, G> {
 
     #[inline]
     fn reduction(&self, improving: bool, depth: i32, move_count: usize) -> i32 {
+        let p = &self.opts.params;
         let r =
             self.reductions[depth.clamp(0, 255) as usize] * self.reductions[move_count.min(255)];
-        (r + 600) / 1000 + i32::from(!improving && r > 900)
+        (r + p.lmr_base) / 1000 + i32::from(!improving && r > p.lmr_not_improving)
     }
 
     fn draw_value(&self) -> i32 {
@@ -237,7 +238,8 @@ impl<'a, G: Game> Worker<'a, G> {
     /// previous score. Returns false when the search was stopped.
     pub fn aspiration(&mut self, depth: i32, report: &mut BoundReport<'_, 'a, G>) -> bool {
         let prev = self.root_moves[self.pv_idx].prev_score;
-        let mut delta = 18 + prev.abs() / 12;
+        let p = &self.opts.params;
+        let mut delta = p.asp_delta + prev.abs() / p.asp_score_div;
         let (mut alpha, mut beta) = if depth >= 4 && prev.abs() < MATE_IN_MAX_PLY {
             (
                 (prev - delta).max(-VALUE_INFINITE),
@@ -411,15 +413,16 @@ impl<'a, G: Game> Worker<'a, G> {
             return v;
         }
 
+        let p = self.opts.params;
         if !PV && !in_check {
-            if depth <= 2 && eval + 350 + 250 * depth < alpha {
+            if depth <= 2 && eval + p.razor_base + p.razor_depth * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
                 if v < alpha {
                     return v;
                 }
             }
-            if depth < 8
-                && eval - 110 * (depth - i32::from(improving)) >= beta
+            if depth < p.rfp_max_depth
+                && eval - p.rfp_margin * (depth - i32::from(improving)) >= beta
                 && eval < MATE_IN_MAX_PLY
             {
                 return eval;
@@ -427,11 +430,11 @@ impl<'a, G: Game> Worker<'a, G> {
             let last = self.pos.last_move();
             if depth >= 2
                 && eval >= beta
-                && static_eval >= beta - 20 * depth + 160
+                && static_eval >= beta - p.nmp_depth * depth + p.nmp_base
                 && !last.is_none()
                 && beta > -MATE_IN_MAX_PLY
             {
-                let r = 3 + depth / 3 + ((eval - beta) / 200).min(3);
+                let r = 3 + depth / 3 + ((eval - beta) / p.nmp_eval_div).min(3);
                 self.stack[ply].current = G::Move::NONE;
                 self.stack[ply].piece_to = None;
                 self.pos.do_null_move();
@@ -499,13 +502,16 @@ impl<'a, G: Game> Worker<'a, G> {
                     if move_count >= (3 + (depth * depth) as usize) / (2 - usize::from(improving)) {
                         continue;
                     }
-                    if !in_check && lmr_depth < 7 && static_eval + 140 + 110 * lmr_depth <= alpha {
+                    if !in_check
+                        && lmr_depth < p.fut_max_depth
+                        && static_eval + p.fut_base + p.fut_depth * lmr_depth <= alpha
+                    {
                         continue;
                     }
-                    if !self.pos.see_ge(m, -25 * lmr_depth * lmr_depth) {
+                    if !self.pos.see_ge(m, -p.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if depth < 7 && !self.pos.see_ge(m, -90 * depth) {
+                } else if depth < 7 && !self.pos.see_ge(m, -p.see_tactical * depth) {
                     continue;
                 }
             }
@@ -535,7 +541,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     let h = self.hist.butterfly(us, m)
                         + self.hist.continuation(cont[0], pt)
                         + self.hist.continuation(cont[1], pt);
-                    r -= h / 12000;
+                    r -= h / p.lmr_history_div;
                 }
                 if gives_check {
                     r -= 1;
@@ -638,7 +644,7 @@ impl<'a, G: Game> Worker<'a, G> {
         cont: [Option<PieceTo>; 3],
     ) {
         let us = self.pos.side_to_move();
-        let bonus = stat_bonus(depth);
+        let bonus = stat_bonus(&self.opts.params, depth);
         let best_pt = self.pos.piece_to(best);
         if self.pos.is_capture(best) || best.is_promotion() {
             let k = self.pos.captured_kind_index(best);
@@ -774,7 +780,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 if !gives_check && best_value > -MATE_IN_MAX_PLY {
                     let victim = self.pos.captured_value(m);
                     let promo = if m.is_promotion() { 400 } else { 0 };
-                    if static_eval + victim + promo + 150 <= alpha {
+                    if static_eval + victim + promo + self.opts.params.qs_futility <= alpha {
                         continue;
                     }
                 }

@@ -117,7 +117,7 @@ struct Job {
 enum JobKind {
     Search {
         limits: Limits<VariantMove>,
-        opts: SearchOptions,
+        opts: Box<SearchOptions>,
         hash_mb: usize,
     },
     Mate {
@@ -577,7 +577,7 @@ impl Engine {
             };
             JobKind::Search {
                 limits,
-                opts: self.options.search_options(),
+                opts: Box::new(self.options.search_options()),
                 hash_mb: self.options.hash_mb,
             }
         };
@@ -782,7 +782,7 @@ impl Engine {
                 let task = Task::Search {
                     pos,
                     limits,
-                    opts,
+                    opts: *opts,
                     searcher,
                 };
                 let failed = Finished::Search {

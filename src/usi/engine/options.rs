@@ -10,6 +10,7 @@ use crate::book::{BookOptions, Choice};
 use crate::dai::DeclinedPawnRule;
 use crate::game::Variant;
 use crate::search::SearchOptions;
+use crate::search::params::Params;
 use crate::search::time::TimeOptions;
 use crate::shogi::EnteringKingRule;
 use crate::usi::{EMPTY, OptionDecl};
@@ -49,6 +50,8 @@ pub struct Options {
     pub variant: Variant,
     /// Dai shogi: whether a pawn that declined a promotion keeps its later chances.
     pub dai_declined_pawn: DeclinedPawnRule,
+    /// Search margins and reductions; options only in a build with the `tune` feature.
+    pub params: Params,
 }
 
 /// What `setoption` may carry for one option, with its bounds.
@@ -61,6 +64,7 @@ enum Kind {
 }
 
 /// A value that has passed the option's type check and bounds.
+#[derive(Clone, Copy)]
 enum Value<'a> {
     Bool(bool),
     Int(i64),
@@ -123,7 +127,7 @@ fn specs() -> Vec<Spec> {
     let time = TimeOptions::default();
     let search = SearchOptions::default();
     let cores = (search.threads as i64).clamp(1, MAX_THREADS);
-    vec![
+    let mut specs = vec![
         Spec {
             name: "USI_Hash",
             kind: spin(256, 1, MAX_HASH_MB),
@@ -325,7 +329,35 @@ fn specs() -> Vec<Spec> {
                 }
             },
         },
-    ]
+    ];
+    if cfg!(feature = "tune") {
+        specs.extend(tune_specs());
+    }
+    specs
+}
+
+/// Options named `Tune_<parameter>` set the search parameter of that name.
+const TUNE_PREFIX: &str = "Tune_";
+
+/// One spin option per search parameter, for tuning by games; set through [`Options::apply`].
+fn tune_specs() -> Vec<Spec> {
+    use crate::search::params::TABLE;
+    static NAMES: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    let names = NAMES.get_or_init(|| {
+        TABLE
+            .iter()
+            .map(|p| format!("{TUNE_PREFIX}{}", p.name))
+            .collect()
+    });
+    TABLE
+        .iter()
+        .zip(names)
+        .map(|(p, name)| Spec {
+            name,
+            kind: spin(p.default.into(), p.min.into(), p.max.into()),
+            set: |_, _| {},
+        })
+        .collect()
 }
 
 fn set_variant(o: &mut Options, v: Value<'_>) {
@@ -364,6 +396,7 @@ impl Default for Options {
             eval_file: String::new(),
             variant: Variant::Standard,
             dai_declined_pawn: DeclinedPawnRule::KeepsChances,
+            params: Params::default(),
         };
         // The declared defaults are the starting values, by construction.
         for spec in specs() {
@@ -372,7 +405,7 @@ impl Default for Options {
                 Kind::Spin { default, .. } => Value::Int(default),
                 Kind::Combo(default, _) | Kind::Filename(default) => Value::Text(default),
             };
-            (spec.set)(&mut options, value);
+            options.apply(&spec, value);
         }
         options
     }
@@ -396,7 +429,15 @@ impl Options {
     /// clamped, a setting that has no effect yet); `Err` says why nothing changed.
     /// Names match whatever their case, because GUIs differ in what they send back.
     pub fn set(&mut self, name: &str, value: Option<&str>) -> Result<Vec<String>, String> {
-        let specs = specs();
+        self.set_in(&specs(), name, value)
+    }
+
+    fn set_in(
+        &mut self,
+        specs: &[Spec],
+        name: &str,
+        value: Option<&str>,
+    ) -> Result<Vec<String>, String> {
         let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
             return Err(format!("unknown option `{name}`"));
         };
@@ -418,8 +459,16 @@ impl Options {
                 Value::Text(combo_value(name, value.trim(), vars)?)
             }
         };
-        (spec.set)(self, value);
+        self.apply(spec, value);
         Ok(notes)
+    }
+
+    fn apply(&mut self, spec: &Spec, value: Value<'_>) {
+        (spec.set)(self, value);
+        if let Some(param) = spec.name.strip_prefix(TUNE_PREFIX) {
+            // Spin values are within the table's i32 range.
+            self.params.set(param, int(value) as i32);
+        }
     }
 
     /// `BookFile` as a path: relative names resolve against the executable's folder,
@@ -468,6 +517,7 @@ impl Options {
             consideration_mode: self.consideration_mode,
             pv_interval_ms: self.pv_interval_ms,
             output_fail_lh_pv: self.output_fail_lh_pv,
+            params: self.params,
         }
     }
 }
@@ -708,5 +758,28 @@ mod tests {
         assert_eq!((s.depth_limit, s.nodes_limit), (7, 1000));
         assert_eq!(s.time.network_delay2, 900);
         assert_eq!((s.max_moves_to_draw, s.time.max_moves_to_draw), (256, 256));
+    }
+
+    #[test]
+    fn tune_options_set_search_parameters_within_their_ranges() {
+        use crate::search::params::TABLE;
+        let tune = tune_specs();
+        assert_eq!(tune.len(), TABLE.len());
+        let mut o = Options::default();
+        o.set_in(&tune, "Tune_rfp_margin", Some("150")).unwrap();
+        assert_eq!(o.search_options().params.rfp_margin, 150);
+        let notes = o.set_in(&tune, "tune_razor_base", Some("99999")).unwrap();
+        assert_eq!(notes.len(), 1, "a clamped value is reported");
+        let max = TABLE.iter().find(|p| p.name == "razor_base").unwrap().max;
+        assert_eq!(o.params.razor_base, max);
+        assert_eq!(o.params.rfp_margin, 150);
+        assert!(o.set_in(&tune, "Tune_nothing", Some("1")).is_err());
+        // Without the feature the options are not declared.
+        assert_eq!(
+            Options::declarations()
+                .iter()
+                .any(|d| d.name.starts_with(TUNE_PREFIX)),
+            cfg!(feature = "tune")
+        );
     }
 }
