@@ -7,6 +7,11 @@ use super::position::{DeclinedPawnRule, Position, RepetitionRule, color_bit};
 use super::types::{Move, PieceType, Square, WHITE_BIT, parse_move_text};
 use crate::shogi::Color;
 
+thread_local! {
+    /// One piece's moves, for `is_legal_move`.
+    static PIECE_MOVES: std::cell::RefCell<Vec<Move>> = std::cell::RefCell::new(Vec::with_capacity(256));
+}
+
 /// Which moves to generate.
 #[derive(Copy, Clone, Debug, PartialEq, Eq)]
 pub enum GenType {
@@ -338,9 +343,14 @@ impl Position {
         } {
             self.canonical_pass() == Some(m)
         } else {
-            let mut list = Vec::with_capacity(64);
-            self.generate_piece(from, GenType::All, &mut list);
-            list.contains(&m)
+            // Hash-table moves are checked at every node that has one: reuse one buffer per
+            // thread instead of allocating.
+            PIECE_MOVES.with(|buffer| {
+                let mut list = buffer.borrow_mut();
+                list.clear();
+                self.generate_piece(from, GenType::All, &mut list);
+                list.contains(&m)
+            })
         };
         legal && !(self.rules.repetition == RepetitionRule::Illegal && self.repeats(m))
     }
