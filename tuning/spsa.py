@@ -33,6 +33,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 from pathlib import Path
@@ -42,7 +43,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import match as M  # noqa: E402
 
 TUNE_PREFIX = "Tune_"
-DEFAULT_ENGINE = f"kirin,name=kirin-tune,cmd={M.REPO / 'target' / 'tune' / 'release' / 'kirin'}"
+# A referee margin of 1 s: SPSA tunes the search, not the clock, and at 50-100 ms a move on a loaded
+# machine a few ms of overrun would otherwise decide games by time, which is only noise here.
+DEFAULT_ENGINE = f"kirin,name=kirin-tune,cmd={M.REPO / 'target' / 'tune' / 'release' / 'kirin'},margin=1000"
 STATE_VERSION = 1
 
 
@@ -341,11 +344,16 @@ def run(out: Path, st: dict, play_pairs, log=print, stop_after: int | None = Non
     return st
 
 
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", default=DEFAULT_ENGINE,
-                    help="the tune build, as a match.py engine spec (default: target/tune/release/kirin)")
+                    help="the tune build, as a match.py engine spec (default: target/tune/release/kirin with "
+                    "a 1 s referee margin)")
     ap.add_argument("--params", default="all", help="comma list of parameters to tune (default all)")
     ap.add_argument("--iterations", type=int, default=2000, help="N: SPSA iterations (default 2000)")
     ap.add_argument("--pairs-per-iteration", type=int, default=1,
@@ -396,6 +404,7 @@ def main(argv=None):
         raise SystemExit(f"{base.cmd[0]} not found (cargo build --release --features tune --target-dir target/tune)")
     _, openings = M.load_openings(cfg["openings"])
     random.Random(cfg["seed"]).shuffle(openings)
+    signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops as cleanly as Ctrl-C
     player = GamePlayer(base, openings, cfg["byoyomi"], out, cfg["max_plies"], cfg["rule"], args.concurrency)
     try:
         st = run(out, st, player, log, args.stop_after)
