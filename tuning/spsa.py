@@ -84,9 +84,10 @@ def parse_tune_options(lines, c_div: float = 20.0) -> list[Param]:
 
 def query_tune_options(spec: M.EngineSpec, c_div: float = 20.0, timeout: float = 30.0) -> list[Param]:
     """Start the engine, send `usi`, and read its Tune_ spin options."""
-    e = M.Engine(spec)
     lines = []
+    e = None
     try:
+        e = M.Engine(spec)
         e.send("usi")
         deadline = time.monotonic() + timeout
         while True:
@@ -97,8 +98,12 @@ def query_tune_options(spec: M.EngineSpec, c_div: float = 20.0, timeout: float =
     except M.EngineError as ex:
         raise SystemExit(f"{spec.name}: no usiok from {spec.cmd} ({ex})") from None
     finally:
-        e.close()
-    params = parse_tune_options(lines, c_div)
+        if e is not None:
+            e.close()
+    try:
+        params = parse_tune_options(lines, c_div)
+    except ValueError as ex:
+        raise SystemExit(f"{spec.name}: {ex}") from None
     if not params:
         raise SystemExit(f"{spec.name}: {spec.cmd[0]} declares no {TUNE_PREFIX}* options; build it with "
                          f"`cargo build --release --features tune --target-dir target/tune`")
@@ -211,7 +216,10 @@ def load_state(out: Path) -> dict | None:
     f = out / "state.json"
     if not f.exists():
         return None
-    st = json.loads(f.read_text())
+    try:
+        st = json.loads(f.read_text())
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"{f}: cannot read the state ({e})") from None
     if st.get("version") != STATE_VERSION:
         raise SystemExit(f"{f}: state version {st.get('version')}, this driver writes {STATE_VERSION}")
     return st
@@ -221,12 +229,24 @@ def trajectory_header(params) -> str:
     return "iteration,result," + ",".join(p.name for p in params) + "\n"
 
 
-def trim_trajectory(out: Path, params, k: int):
-    """Keep the header and the rows of the k finished iterations (a resumed run rewrites the rest)."""
+def trim_logs(out: Path, params, k: int):
+    """Keep the trajectory rows and game lines of the k finished iterations: a run stopped after
+    writing them but before saving the state replays that iteration and writes them again."""
     f = out / "trajectory.csv"
     rows = f.read_text().splitlines()[1:] if f.exists() else []
     kept = [r for r in rows if r.split(",")[0].isdigit() and int(r.split(",")[0]) <= k]
     f.write_text(trajectory_header(params) + "".join(r + "\n" for r in kept))
+    g = out / "games.jsonl"
+    if g.exists():
+        g.write_text("".join(l + "\n" for l in g.read_text().splitlines() if _game_iteration(l) <= k))
+
+
+def _game_iteration(line: str) -> float:
+    """The iteration of a games.jsonl line; a line cut short by a kill counts as unfinished."""
+    try:
+        return json.loads(line)["iteration"]
+    except (ValueError, KeyError, TypeError):
+        return math.inf
 
 
 def write_tuned(out: Path, st: dict):
@@ -263,10 +283,10 @@ class GamePlayer:
     """Plays an iteration's pairs through match.play_game; records and a games.jsonl line per game."""
 
     def __init__(self, base: M.EngineSpec, openings: list[str], byoyomi: int, out: Path,
-                 max_plies: int = 320, rule: str = "27", concurrency: int = 1, quiet: bool = False):
+                 max_plies: int = 320, rule: str = "27", concurrency: int = 1):
         self.base, self.openings, self.byoyomi = base, openings, byoyomi
         self.out, self.max_plies, self.rule = out, max_plies, rule
-        self.concurrency, self.quiet = max(1, concurrency), quiet
+        self.concurrency = max(1, concurrency)
         (out / "games").mkdir(parents=True, exist_ok=True)
 
     def spec(self, sign: str, values: dict, params: list[Param]) -> M.EngineSpec:
@@ -321,7 +341,7 @@ def run(out: Path, st: dict, play_pairs, log=print, stop_after: int | None = Non
     params, sched = params_from_state(st), schedule_from_state(st)
     n_pairs, seed = st["config"]["pairs_per_iteration"], st["config"]["seed"]
     out.mkdir(parents=True, exist_ok=True)
-    trim_trajectory(out, params, st["k"])
+    trim_logs(out, params, st["k"])
     todo = sched.iterations if stop_after is None else min(sched.iterations, st["k"] + stop_after)
     while st["k"] < todo:
         k = st["k"]
@@ -342,6 +362,12 @@ def run(out: Path, st: dict, play_pairs, log=print, stop_after: int | None = Non
         log(f"iteration {k + 1}/{sched.iterations}: theta+ - theta- {r:+g}  "
             + " ".join(f"{p.name}={theta[p.name]:.2f}" for p in params))
     return st
+
+
+def check_binary(spec: M.EngineSpec):
+    if not (Path(spec.cmd[0]).exists() or M.shutil_which(spec.cmd[0])):
+        raise SystemExit(f"{spec.cmd[0]} not found (the tune build: "
+                         f"cargo build --release --features tune --target-dir target/tune)")
 
 
 def _interrupt(signum, frame):
@@ -381,7 +407,11 @@ def main(argv=None):
     if st is None:
         if args.iterations < 1 or args.pairs_per_iteration < 1 or args.c_div <= 0 or args.r_end <= 0:
             raise SystemExit("--iterations, --pairs-per-iteration, --c-div and --r-end must be positive")
-        base = M.parse_engine_spec(args.engine)
+        try:
+            base = M.parse_engine_spec(args.engine)
+        except ValueError as e:
+            raise SystemExit(f"--engine: {e}") from None
+        check_binary(base)
         params = select(query_tune_options(base, args.c_div), args.params)
         sched = Schedule(args.iterations, args.iterations / 10 if args.A is None else args.A,
                          args.alpha, args.gamma, args.r_end)
@@ -400,8 +430,7 @@ def main(argv=None):
             f"(engine, parameters and schedule from its state.json)")
     cfg = st["config"]
     base = M.parse_engine_spec(st["engine"])
-    if not (Path(base.cmd[0]).exists() or M.shutil_which(base.cmd[0])):
-        raise SystemExit(f"{base.cmd[0]} not found (cargo build --release --features tune --target-dir target/tune)")
+    check_binary(base)
     _, openings = M.load_openings(cfg["openings"])
     random.Random(cfg["seed"]).shuffle(openings)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops as cleanly as Ctrl-C

@@ -178,12 +178,16 @@ class RunTests(unittest.TestCase):
         saved = S.load_state(out)
         self.assertEqual(saved["k"], 11)
         self.assertEqual(len((out / "trajectory.csv").read_text().splitlines()), 12)
-        with open(out / "trajectory.csv", "a") as f:  # a row written after the state, then killed
+        # stopped after logging iteration 12 but before saving its state: the logs are trimmed
+        with open(out / "trajectory.csv", "a") as f:
             f.write("12,2,1,1\n")
+        with open(out / "games.jsonl", "w") as f:
+            f.write('{"iteration": 11, "pair": 11}\n{"iteration": 12, "pair": 12}\n{"iterat')
         resumed = S.run(out, saved, play, log=lambda s: None)
         self.assertEqual(resumed["theta"], whole["theta"])
         self.assertEqual(resumed["pairs"], 30)
         self.assertEqual((out / "trajectory.csv").read_text(), (self.dir / "a" / "trajectory.csv").read_text())
+        self.assertEqual((out / "games.jsonl").read_text(), '{"iteration": 11, "pair": 11}\n')
 
 
 # A USI engine for the command test: it declares Tune_x and Tune_y; with x >= 50 it plays the
@@ -279,6 +283,22 @@ class CommandTests(unittest.TestCase):
             S.main(self.argv("plain", mode="plain"))
         self.assertIn("--features tune", str(cm.exception))
         self.assertFalse((self.dir / "plain" / "state.json").exists())
+
+    def test_bad_input_is_a_one_line_error(self):
+        with self.assertRaises(SystemExit) as cm:
+            S.main(self.argv("badspec") + ["--engine", "kirin,colour=blue"])
+        self.assertIn("unknown engine key", str(cm.exception))
+        with self.assertRaises(SystemExit) as cm:
+            S.main(self.argv("badparam", "--params", "x,nope"))
+        self.assertIn("no Tune_nope", str(cm.exception))
+        with self.assertRaises(SystemExit) as cm:
+            S.main(self.argv("nobin") + ["--engine", str(self.dir / "no-such-engine")])
+        self.assertIn("not found (the tune build", str(cm.exception))
+        (self.dir / "corrupt").mkdir()
+        (self.dir / "corrupt" / "state.json").write_text("{not json")
+        with self.assertRaises(SystemExit) as cm:
+            S.main(self.argv("corrupt"))
+        self.assertIn("cannot read the state", str(cm.exception))
 
 
 if __name__ == "__main__":
