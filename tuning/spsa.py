@@ -7,13 +7,13 @@ moves theta along delta by how much theta+ outscored theta-.  The games are play
 referee (tuning/match.py, `play_game`), so they are judged exactly as in a match.
 
 Schedule (Spall's, in the per-parameter form fishtest uses), N iterations, k = 0 .. N-1:
-    c_end_i = (max_i - min_i) / c_div           perturbation at the last iteration
+    c_end_i = max((max_i - min_i) / c_div, 0.5) perturbation at the last iteration
     c_i     = c_end_i * N^gamma                 a_i = r_end * c_end_i^2 * (A + N)^alpha
     c_k,i   = max(c_i / (k + 1)^gamma, 0.5)     a_k,i = a_i / (A + k + 1)^alpha
     theta+- = clamp(theta +- c_k * delta)       sent rounded half up to integers
     r       = mean over the iteration's pairs of (points of theta+ - points of theta-), in [-2, 2]
     theta_i = clamp(theta_i + a_k,i / c_k,i * r * delta_i)
-so the last step per unit result is r_end * c_end.  The floor of 0.5 on c_k keeps theta+ and
+so the last step per unit result is r_end * c_end.  The floor of 0.5 on c keeps theta+ and
 theta- apart after integer rounding for parameters with a narrow range.
 
 The parameter list (names, defaults, ranges) comes from the engine's own `usi` answer.  State is
@@ -47,6 +47,7 @@ TUNE_PREFIX = "Tune_"
 # machine a few ms of overrun would otherwise decide games by time, which is only noise here.
 DEFAULT_ENGINE = f"kirin,name=kirin-tune,cmd={M.REPO / 'target' / 'tune' / 'release' / 'kirin'},margin=1000"
 STATE_VERSION = 1
+C_FLOOR = 0.5  # the least perturbation: theta +- 0.5 still round to two integers
 
 
 # ----------------------------------------------------------------------------------------------
@@ -78,7 +79,7 @@ def parse_tune_options(lines, c_div: float = 20.0) -> list[Param]:
         lo, hi, d = int(kv["min"]), int(kv["max"]), int(kv["default"])
         if not lo <= d <= hi or lo == hi:
             raise ValueError(f"bad range: {line!r}")
-        params.append(Param(t[2][len(TUNE_PREFIX):], d, lo, hi, (hi - lo) / c_div))
+        params.append(Param(t[2][len(TUNE_PREFIX):], d, lo, hi, max((hi - lo) / c_div, C_FLOOR)))
     return params
 
 
@@ -133,7 +134,7 @@ class Schedule:
     alpha: float = 0.602
     gamma: float = 0.101
     r_end: float = 0.002
-    c_floor: float = 0.5
+    c_floor: float = C_FLOOR
 
     def c(self, p: Param) -> float:
         return p.c_end * self.iterations ** self.gamma

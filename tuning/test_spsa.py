@@ -45,6 +45,7 @@ class ParseTests(unittest.TestCase):
                          [("lmr_scale", 20, 10, 30), ("rfp_margin", 110, 40, 250), ("rfp_max_depth", 8, 4, 12)])
         self.assertEqual(ps[1].c_end, 10.5)  # (250 - 40) / 20
         self.assertEqual(ps[1].option, "Tune_rfp_margin")
+        self.assertEqual(ps[2].c_end, 0.5)  # 8 / 20 = 0.4, floored so that theta+- round apart
         self.assertEqual(S.parse_tune_options(USI_ANSWER, c_div=10)[0].c_end, 2.0)
 
     def test_malformed_tune_options_are_refused(self):
