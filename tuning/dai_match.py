@@ -610,6 +610,9 @@ def run_match(args) -> dict:
             "games": args.games, "seed": args.seed, "random_plies": args.random_plies,
             "openings": [" ".join(o) for o in openings], "max_plies": args.max_plies, "lift": args.lift,
             "judge": judge.cmd[0], "declined_pawn": judge.declined_pawn, "loadavg_start": os.getloadavg(), "start": stamp}
+    done = finished_games(out, meta) if args.resume else []
+    if done:
+        meta["resumed"] = stamp
     (out / "match.json").write_text(json.dumps(meta, indent=1, default=str))
     if not args.quiet:
         print(f"dai shogi: {a.name} vs {b.name}, {args.movetime} ms a move; {args.games} games, "
@@ -620,8 +623,17 @@ def run_match(args) -> dict:
     cross_total: dict = {}
     disagreements: list = []
     results = []
+    for res in done:
+        tally.add(res["pair"], res["a_colour"], res)
+        for k, v in res["cross"].items():
+            cross_total[k] = cross_total.get(k, 0) + v
+        disagreements.extend(res["disagreements"])
+        results.append(res)
+    if done and not args.quiet:
+        s = tally.summary()
+        print(f"resuming after {len(done)} games: W{s['W']} D{s['D']} L{s['L']}", flush=True)
     with open(out / "results.jsonl", "a") as results_f, open(out / "disagreements.jsonl", "a") as dis_f:
-        for i in range(args.games):
+        for i in range(len(done), args.games):
             pair, a_black = i // 2, i % 2 == 0
             specs = {BLACK: a, WHITE: b} if a_black else {BLACK: b, WHITE: a}
             res = play_game(judge, specs, openings[pair], args.movetime, args.max_plies,
@@ -665,6 +677,41 @@ def run_match(args) -> dict:
     return s
 
 
+# What must match for a resumed match to go on where the first run stopped.
+# The openings are checked apart: a longer match draws more of them from the same seed.
+RESUME_KEYS = ("A", "B", "movetime", "seed", "random_plies", "max_plies", "lift", "declined_pawn")
+
+
+def finished_games(out: Path, meta: dict) -> list:
+    """The games an interrupted match in `out` finished, checked to be this match's."""
+    try:
+        old = json.loads((out / "match.json").read_text())
+        lines = (out / "results.jsonl").read_text().splitlines()
+    except FileNotFoundError:
+        return []
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--resume: cannot read the match in {out}: {e}")
+    new = json.loads(json.dumps(meta, default=str))
+    for key in RESUME_KEYS:
+        if old.get(key) != new.get(key):
+            raise SystemExit(f"--resume: {out} holds another match ({key} differs)")
+    shared = min(len(old.get("openings", [])), len(new["openings"]))
+    if old.get("openings", [])[:shared] != new["openings"][:shared]:
+        raise SystemExit(f"--resume: {out} holds another match (openings differ)")
+    done = []
+    for n, line in enumerate(lines, 1):
+        try:
+            res = json.loads(line)
+        except ValueError:
+            raise SystemExit(f"--resume: {out}/results.jsonl line {n} is not JSON")
+        if res.get("game") != n:
+            raise SystemExit(f"--resume: {out}/results.jsonl line {n} is game {res.get('game')}, expected {n}")
+        done.append(res)
+    if len(done) >= meta["games"]:
+        raise SystemExit(f"--resume: {out} already has {len(done)} of {meta['games']} games")
+    return done
+
+
 def print_cross(s: dict, disagreements: list, file=sys.stdout):
     c = s["cross"]
     print(f"  plies {s['plies']}; moves judged by kirin {c.get('judged', 0)} (HaChu's {c.get('hachu_moves_judged', 0)}); "
@@ -702,11 +749,16 @@ def main(argv=None):
                     "or gets none but a capture onto the last rank (last-rank, HaChu's rule); the judge "
                     "and every USI engine that declares DaiDeclinedPawn play by it; auto (default): "
                     "last-rank when a HaChu plays")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with the interrupted match in --out (same engines and settings): "
+                    "its finished games count, the next one is played")
     ap.add_argument("--logs", action="store_true", help="keep each engine's protocol log")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
     if args.games < 1 or args.movetime < 1 or args.random_plies < 0 or args.lift < 0:
         raise SystemExit("--games and --movetime must be positive, --random-plies and --lift not negative")
+    if args.resume and not args.out:
+        raise SystemExit("--resume needs --out: the folder of the match to go on with")
     s = run_match(args)
     return 1 if s["disagreements"] else 0
 

@@ -4,6 +4,7 @@ every fault path with scripted fake engines, and real games: HaChu against HaChu
 mover against HaChu, every move judged by `kirin judge` and accepted by HaChu.  HaChu is installed by
 tuning/setup.sh (the test command runs it); kirin is built with the fast profile if needed."""
 
+import json
 import random
 import re
 import subprocess
@@ -377,6 +378,28 @@ class RealHaChu(unittest.TestCase):
         self.assertEqual(c["lift_agreed"], c["lift_compared"])
         self.assertGreater(c["probes"], 0)  # the lions' pass at least
         self.replay_ok(r)
+
+    def test_an_interrupted_match_resumes_where_it_stopped(self):
+        out = str(self.dir / "m")
+        common = ["--engine", "hachu,depth=1", "--opponent", "hachu,depth=1,name=h2", "--max-plies", "12",
+                  "--random-plies", "2", "--seed", "4", "--out", out, "--quiet"]
+        D.main(common + ["--games", "1"])
+        first = (self.dir / "m" / "results.jsonl").read_text().splitlines()
+        self.assertEqual(len(first), 1)
+        D.main(common + ["--games", "3", "--resume"])
+        rows = [json.loads(l) for l in (self.dir / "m" / "results.jsonl").read_text().splitlines()]
+        self.assertEqual([r["game"] for r in rows], [1, 2, 3])
+        self.assertEqual(json.dumps(rows[0]), json.dumps(json.loads(first[0])), "game 1 was not played again")
+        self.assertEqual([r["a_colour"] for r in rows], ["black", "white", "black"])
+        summary = json.loads((self.dir / "m" / "summary.json").read_text())
+        self.assertEqual(summary["W"] + summary["D"] + summary["L"], 3)
+        # Another match in the folder, or a finished one, is refused with one line.
+        with self.assertRaises(SystemExit) as e:
+            D.main(common + ["--games", "5", "--resume", "--movetime", "500"])
+        self.assertIn("movetime differs", str(e.exception))
+        with self.assertRaises(SystemExit) as e:
+            D.main(common + ["--games", "3", "--resume"])
+        self.assertIn("already has 3 of 3 games", str(e.exception))
 
     def test_hachu_takes_the_king_the_judge_says_is_en_prise(self):
         moves = KING_LEFT_TO_THE_LION
