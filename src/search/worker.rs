@@ -413,7 +413,10 @@ impl<'a, G: Game> Worker<'a, G> {
             return v;
         }
 
-        let p = self.opts.params;
+        // Through the options' own reference, so the parameters are neither copied per node
+        // nor borrowed from `self` across the recursive calls below.
+        let opts = self.opts;
+        let p = &opts.params;
         if !PV && !in_check {
             if depth <= 2 && eval + p.razor_base + p.razor_depth * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, 0);
