@@ -382,7 +382,7 @@ class RealHaChu(unittest.TestCase):
     def test_an_interrupted_match_resumes_where_it_stopped(self):
         out = str(self.dir / "m")
         common = ["--engine", "hachu,depth=1", "--opponent", "hachu,depth=1,name=h2", "--max-plies", "12",
-                  "--random-plies", "2", "--seed", "4", "--out", out, "--quiet"]
+                  "--random-plies", "2", "--seed", "4", "--out", out, "--quiet", "--judge", str(JUDGE)]
         D.main(common + ["--games", "1"])
         first = (self.dir / "m" / "results.jsonl").read_text().splitlines()
         self.assertEqual(len(first), 1)
