@@ -17,6 +17,9 @@ Controls (each plays --moves moves, restarting from a new opening after a game e
   sudden60       60 s sudden death
   byo1000_t4     byo1000 with Threads 4 (more threads than the machine has cores)
   roundup_byo3000  byoyomi 3000 with RoundUpToFullSecond on: reports elapsed mod 1000
+  stop_t1, stop_t2 `go infinite` with Threads 1 / 2, then `stop` after a random 200-800 ms:
+                 the latency is timed from `stop` written to `bestmove` read, and an answer
+                 later than STOP_LIMIT_MS counts as an overrun
 
 Overrun = the move came later than the clock allowed: latency > main + byoyomi for byoyomi
 controls, latency > main time left for increment and sudden-death controls. A time loss ends
@@ -55,10 +58,14 @@ CONTROLS = {
     "sudden60": (60000, 0, 0, {}),
     "byo1000_t4": (0, 1000, 0, {"Threads": "4"}),
     "roundup_byo3000": (0, 3000, 0, {"RoundUpToFullSecond": "true"}),
+    "stop_t1": (0, 0, 0, {"Threads": "1"}),
+    "stop_t2": (0, 0, 0, {"Threads": "2"}),
 }
+# A GUI's stop (the user's "move now", the end of pondering) should be answered at once.
+STOP_LIMIT_MS = 100
 DEFAULT_SET = ["byo1000", "byo100", "main30_byo1000", "fischer60_1", "sudden60",
-               "byo1000_t4", "roundup_byo3000"]
-DEFAULT_MOVES = {"roundup_byo3000": 60}
+               "byo1000_t4", "roundup_byo3000", "stop_t2"]
+DEFAULT_MOVES = {"roundup_byo3000": 60, "stop_t1": 100, "stop_t2": 100}
 
 
 class Hang(Exception):
@@ -167,7 +174,53 @@ def percentile(sorted_xs, q):
     return sorted_xs[k]
 
 
+def run_stop_latency(name, args, openings, rng, log):
+    """`go infinite`, `stop` after a random wait, and the time to `bestmove`, from openings."""
+    extra = CONTROLS[name][3]
+    moves_wanted = args.moves or DEFAULT_MOVES.get(name, 100)
+    options = {"Threads": "1", "USI_Hash": "64", "USI_OwnBook": "false"}
+    options.update(extra)
+    err = open(args.engine_stderr, "a") if args.engine_stderr else None
+    eng = Engine(args.engine, options, err)
+    lat, overruns, hangs = [], 0, 0
+    try:
+        while len(lat) < moves_wanted:
+            head, moves, _ = opening_parts(rng.choice(openings))
+            eng.send(f"position {head} moves {' '.join(moves)}" if moves else f"position {head}")
+            eng.send("go infinite")
+            time.sleep(rng.uniform(0.2, 0.8))
+            t0 = time.perf_counter()
+            eng.send("stop")
+            try:
+                _, t1 = eng.wait_for("bestmove", 10)
+            except Hang as e:
+                hangs += 1
+                log(f"  {name}: HANG ({e}); restarting the engine")
+                eng.proc.kill()
+                eng.proc.wait()
+                eng = Engine(args.engine, options, err)
+                continue
+            ms = (t1 - t0) * 1000.0
+            lat.append(ms)
+            if ms > STOP_LIMIT_MS:
+                overruns += 1
+                log(f"  {name}: OVERRUN {ms:.1f} ms after stop (move {len(lat)})")
+    finally:
+        eng.close()
+        if err:
+            err.close()
+    s = sorted(lat)
+    return {
+        "control": name, "moves": len(lat), "games": 0,
+        "min": s[0] if s else None, "median": statistics.median(s) if s else None,
+        "p99": percentile(s, 99), "max": s[-1] if s else None,
+        "overruns": overruns, "hangs": hangs, "max_depth": 0,
+    }
+
+
 def run_control(name, args, openings, rng, log):
+    if name.startswith("stop_"):
+        return run_stop_latency(name, args, openings, rng, log)
     main, byo, inc, extra = CONTROLS[name]
     moves_wanted = args.moves or DEFAULT_MOVES.get(name, 200)
     options = {"Threads": "1", "USI_Hash": "64"}
@@ -307,7 +360,7 @@ def main():
     finally:
         stop_load(load)
     print(f"{'control':<16} {'moves':>5} {'min':>8} {'median':>8} {'p99':>8} {'max':>8} "
-          f"{'overruns':>8} {'hangs':>5}   (latency ms, go written -> bestmove read)")
+          f"{'overruns':>8} {'hangs':>5}   (latency ms, go (stop_*: stop) written -> bestmove read)")
     for r in results:
         print(fmt_row(r))
         if "byoyomi_only" in r:
