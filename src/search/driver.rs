@@ -1,6 +1,7 @@
 //! Iterative deepening on every thread (lazy SMP), reporting from the main thread, and the choice
 //! of the move to play.
 
+use super::main_thread::MainDuties;
 use super::report::{PROGRESS_EVERY, Reporter};
 use super::time::TimeManager;
 use super::tt::TranspositionTable;
@@ -222,8 +223,11 @@ fn decide<G: Game>(
             start,
             evaluator,
         );
-        main.time = time;
-        main.node_limit = node_limit;
+        main.main = Some(MainDuties {
+            time,
+            node_limit,
+            best_move_changes: 0.0,
+        });
         iterate(
             &mut main,
             max_depth,
@@ -353,8 +357,8 @@ fn iterate<G: Game>(
         for rm in &mut w.root_moves {
             rm.prev_score = rm.score;
         }
-        if w.id == 0 {
-            w.best_move_changes *= 0.5;
+        if let Some(main) = &mut w.main {
+            main.best_move_changes *= 0.5;
         }
         if let Some(reporter) = reporter {
             reporter.set_depth(depth);
@@ -415,13 +419,16 @@ fn iterate<G: Game>(
         if proven {
             break;
         }
-        if let Some(tm) = &w.time {
+        if let Some(main) = &w.main
+            && let Some(tm) = &main.time
+        {
             let drop = if last_best.is_none() {
                 0
             } else {
                 last_score - score
             };
-            if tm.should_stop_after_iteration(start.elapsed(), w.best_move_changes, drop, single) {
+            if tm.should_stop_after_iteration(start.elapsed(), main.best_move_changes, drop, single)
+            {
                 break;
             }
         }

@@ -4,6 +4,7 @@
 
 mod driver;
 mod history;
+mod main_thread;
 pub mod mate;
 mod movepick;
 pub mod params;

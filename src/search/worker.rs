@@ -1,8 +1,8 @@
 //! One search thread: principal-variation alpha-beta with quiescence, run by iterative deepening.
 
 use super::history::{Histories, PieceTo, stat_bonus};
+use super::main_thread::MainDuties;
 use super::movepick::{Kind, MovePicker, OrderContext};
-use super::time::TimeManager;
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{SearchControl, SearchOptions};
 use crate::game::{EvalStack, Game, GameMove};
@@ -106,11 +106,9 @@ pub struct Worker<'a, G: Game> {
     pub nodes: u64,
     root_color: Color,
     reductions: Vec<i32>,
-    // Main thread only: limits and the clock.
-    pub time: Option<TimeManager>,
-    pub node_limit: u64,
     pub start: Instant,
-    pub best_move_changes: f64,
+    /// The main thread's clock and limits; `None` on helper threads.
+    pub main: Option<MainDuties>,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -150,10 +148,8 @@ impl<'a, G: Game> Worker<'a, G> {
             nodes: 0,
             root_color,
             reductions,
-            time: None,
-            node_limit: 0,
             start,
-            best_move_changes: 0.0,
+            main: None,
         }
     }
 
@@ -182,54 +178,14 @@ impl<'a, G: Game> Worker<'a, G> {
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.node_counters[self.id].store(self.nodes, Ordering::Relaxed);
-            if self.id == 0 {
-                self.check_limits();
-            } else {
-                self.control.check_deadline();
-            }
-        }
-    }
-
-    /// Main thread: take a pending `ponderhit`, then stop on the clock or the node limit.
-    pub fn check_limits(&mut self) {
-        if self.control.stopped() {
-            return;
-        }
-        if let Ok(mut hit) = self.control.ponderhit.lock()
-            && let Some(new_clock) = hit.take()
-        {
-            let now = Instant::now();
-            match (new_clock, self.time.as_mut()) {
-                (Some(clock), _) => {
-                    self.time = Some(TimeManager::new(
-                        &clock,
-                        &self.opts.time,
-                        self.pos.game_ply(),
-                        now,
-                    ));
-                }
-                (None, Some(tm)) => tm.restart(now),
-                (None, None) => {}
-            }
-        }
-        if self.control.pondering.load(Ordering::Relaxed) {
-            return;
-        }
-        self.control
-            .set_deadline(self.time.as_ref().map(TimeManager::deadline));
-        if let Some(tm) = &self.time
-            && Instant::now() >= tm.deadline()
-        {
-            self.control.stop();
-        }
-        if self.node_limit > 0 {
-            let total: u64 = self
-                .node_counters
-                .iter()
-                .map(|n| n.load(Ordering::Relaxed))
-                .sum();
-            if total >= self.node_limit {
-                self.control.stop();
+            match &mut self.main {
+                Some(main) => main.check_limits(
+                    self.control,
+                    self.opts,
+                    self.pos.game_ply(),
+                    self.node_counters,
+                ),
+                None => self.control.check_deadline(),
             }
         }
     }
@@ -492,7 +448,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 continue;
             }
             move_count += 1;
-            if root && self.id == 0 {
+            if root && self.main.is_some() {
                 self.control.note_root_move(m);
             }
             let capture = self.pos.is_capture(m);
@@ -578,8 +534,10 @@ impl<'a, G: Game> Worker<'a, G> {
                         rm.pv.clear();
                         rm.pv.push(m);
                         rm.pv.extend(child_pv);
-                        if move_count > 1 && self.id == 0 {
-                            self.best_move_changes += 1.0;
+                        if move_count > 1
+                            && let Some(main) = &mut self.main
+                        {
+                            main.best_move_changes += 1.0;
                         }
                     } else {
                         rm.score = -VALUE_INFINITE;
