@@ -577,6 +577,26 @@ fn a_pawn_that_declined_keeps_its_chances_unless_the_rule_is_hachus() {
 }
 
 #[test]
+fn a_declined_pawn_gets_no_in_zone_bonus_under_hachus_rule() {
+    use DeclinedPawnRule::*;
+    let w = kirin::eval::dai::DaiWeights::default();
+    let pieces = with_kings(&[("8f", "P"), ("8d", "p"), ("5f", "G"), ("5d", "p")]);
+    let after = |rule, text| {
+        let mut p = setup(&pieces, "b");
+        p.set_rules(declined_pawn_rules(rule));
+        play(&mut p, text);
+        w.evaluate(&p) // White to move
+    };
+    // Entering the zone without promoting: the pawn keeps its bonus by dai.md's rule only.
+    assert_eq!(
+        after(LastRankOnly, "8f8e") - after(KeepsChances, "8f8e"),
+        w.in_zone
+    );
+    // A gold that declined keeps its chances, and its bonus, under both rules.
+    assert_eq!(after(LastRankOnly, "5f5e"), after(KeepsChances, "5f5e"));
+}
+
+#[test]
 fn a_white_pawn_that_declined_and_the_capture_of_a_declined_pawn() {
     let mut p = setup(
         &with_kings(&[("12j", "p"), ("12l", "P"), ("11l", "G"), ("9j", "p")]),

@@ -20,7 +20,8 @@ pub struct DaiWeights {
     /// Per rank advanced, for a pawn, go-between, iron, stone or copper (they promote to
     /// golds or better in the far zone and guard nothing from behind).
     pub advance: i32,
-    /// For a promotable piece standing in the promotion zone (it may promote on its next move).
+    /// For a promotable piece standing in the promotion zone (it may promote on its next move;
+    /// not given to a pawn that declined under `DeclinedPawnRule::LastRankOnly`).
     pub in_zone: i32,
     /// Per own piece next to a royal.
     pub royal_guard: i32,
@@ -83,7 +84,9 @@ impl DaiWeights {
                 if matches!(kind, Pawn | GoBetween | Iron | Stone | Copper) {
                     *side += adv * self.advance;
                 }
-                if kind.can_promote() && adv >= 10 {
+                // A pawn that declined a promotion under HaChu's rule has no chance left
+                // but a capture onto the last rank: standing in the zone no longer helps it.
+                if kind.can_promote() && adv >= 10 && !pos.declined_pawn_on(sq) {
                     *side += self.in_zone;
                 }
             }
@@ -234,7 +237,7 @@ mod tests {
                 ) {
                     score += adv * w.advance;
                 }
-                if kind.can_promote() && adv >= 10 {
+                if kind.can_promote() && adv >= 10 && !pos.declined_pawn_on(sq) {
                     score += w.in_zone;
                 }
             }
