@@ -3,7 +3,7 @@
 //! a drop next to the king ends many games; distant checks are left to the search.
 
 use crate::shogi::attacks::{self, king_attacks, knight_attacks};
-use crate::shogi::{Bitboard, Move, MoveList, PieceType, Position, movegen};
+use crate::shogi::{Bitboard, Move, MoveList, PieceType, Position, Square, movegen};
 
 pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let us = pos.side_to_move();
@@ -22,7 +22,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             free |= Bitboard::from_square(s);
         }
     }
-    let covers = |pt: PieceType, to: crate::shogi::Square, occ: Bitboard| {
+    let covers = |pt: PieceType, to: Square, occ: Bitboard| {
         free.and_not(attacks::attacks(us, pt, to, occ) | Bitboard::from_square(to))
             .is_empty()
     };
@@ -45,7 +45,9 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             let squares = attacks::attacks(them, pt, ksq, occ) & near & !occ;
             for to in squares {
                 let m = Move::drop(pt, to);
-                if covers(pt, to, occ | Bitboard::from_square(to))
+                let occ_after = occ | Bitboard::from_square(to);
+                if covers(pt, to, occ_after)
+                    && defended(pos, to, occ_after, Bitboard::EMPTY, ksq)
                     && pos.is_legal_move(m)
                     && mates(pos, m)
                 {
@@ -74,19 +76,40 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         let pt = pos.piece_on(from).kind();
         for to in attacks::attacks(us, pt, from, occ) & targets {
             for promote in [true, false] {
-                let m = Move::normal(from, to, promote);
-                if !pos.is_legal_move(m) {
+                if promote && !pt.can_promote() {
                     continue;
                 }
-                let after = pos.moved_piece_after(m);
+                // The cheap test first: the full legality check costs several times more.
+                let after = if promote { pt.promote() } else { pt };
                 let occ_after = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
-                if covers(after, to, occ_after) && pos.gives_check(m) && mates(pos, m) {
+                if !covers(after, to, occ_after) {
+                    continue;
+                }
+                let m = Move::normal(from, to, promote);
+                if defended(pos, to, occ_after, Bitboard::from_square(from), ksq)
+                    && pos.is_legal_move(m)
+                    && pos.gives_check(m)
+                    && mates(pos, m)
+                {
                     return Some(m);
                 }
             }
         }
     }
     None
+}
+
+/// Whether a piece of the side to move arriving on `to` (leaving `from`, which may be empty)
+/// would be safe from the enemy king there: out of its reach, or defended.
+/// Most candidate checks fail here, before the exact test generates every reply.
+fn defended(pos: &Position, to: Square, occ_after: Bitboard, from: Bitboard, ksq: Square) -> bool {
+    if !king_attacks(ksq).has(to) {
+        return true; // a knight's check from two squares away: out of the king's reach
+    }
+    let us = pos.side_to_move();
+    pos.attackers_to(us, to, occ_after ^ Bitboard::from_square(ksq))
+        .and_not(from)
+        .is_some()
 }
 
 fn mates(pos: &mut Position, m: Move) -> bool {
@@ -114,5 +137,63 @@ mod tests {
         assert_eq!(mate_in_one(&mut p), None);
         let mut p = Position::from_sfen("k8/9/PK7/9/9/9/9/9/9 b 2r2b4g4s4n4l17p 1").unwrap();
         assert!(mate_in_one(&mut p).is_some());
+    }
+
+    fn mates_by_brute_force(pos: &mut Position, m: Move) -> bool {
+        pos.do_move(m);
+        let mated = movegen::legal_moves(pos).is_empty();
+        pos.undo_move();
+        mated
+    }
+
+    /// Random games that favour checks and drops, from positions with full hands, so that
+    /// mates in one are common: every answer is a legal mating move.
+    #[test]
+    fn every_answer_is_a_legal_mate() {
+        let starts = [
+            "lnsgk2nl/1r4gs1/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+            "3gkg3/9/4p4/9/9/9/9/9/4K4 b R2B2G3S3N3L16Pr 1",
+        ];
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let (mut found, mut checked) = (0, 0);
+        for game in 0..240 {
+            let mut pos = Position::from_sfen(starts[game % starts.len()]).unwrap();
+            for _ in 0..60 {
+                let moves = movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                checked += 1;
+                let answer = mate_in_one(&mut pos);
+                if let Some(m) = answer {
+                    found += 1;
+                    assert!(moves.contains(&m), "{m} is not legal in {}", pos.to_sfen());
+                    assert!(mates_by_brute_force(&mut pos, m), "{m} does not mate");
+                }
+                // Mostly checks and drops, sometimes anything.
+                let checks: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.gives_check(m))
+                    .collect();
+                let pool: Vec<Move> = if !checks.is_empty() && next() % 3 != 0 {
+                    checks
+                } else {
+                    moves.to_vec()
+                };
+                pos.do_move(pool[(next() % pool.len() as u64) as usize]);
+            }
+        }
+        assert!(
+            checked > 5000 && found > 200,
+            "{found} mates in {checked} positions"
+        );
     }
 }

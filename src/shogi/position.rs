@@ -502,7 +502,10 @@ impl Position {
         if !m.is_drop() {
             occ ^= Bitboard::from_square(m.from());
         }
-        if attacks::attacks(us, pt, to, occ).has(ksq) {
+        // Most moves land out of reach of the king even on an empty board.
+        if attacks::pseudo_attacks(us, pt, to).has(ksq)
+            && attacks::attacks(us, pt, to, occ).has(ksq)
+        {
             return true;
         }
         if m.is_drop() {
