@@ -514,13 +514,23 @@ impl Position {
         let from = m.from();
         // Only a slider that the moved piece was shielding can start checking; the position is
         // legal, so no slider was checking before.
-        if !attacks::line(ksq, from).is_some() || attacks::line(ksq, from).has(to) {
+        let line = attacks::line(ksq, from);
+        if line.is_empty() || line.has(to) {
+            return false;
+        }
+        let (orthogonal, diagonal, lances) = (
+            self.slot(us, ROOK_DRAGON),
+            self.slot(us, BISHOP_HORSE),
+            self.pieces_cp(us, PieceType::Lance),
+        );
+        // Usually no slider of ours stands on that line at all.
+        if (line & (orthogonal | diagonal | lances)).is_empty() {
             return false;
         }
         let them = !us;
-        let sliders = (attacks::rook_attacks(ksq, occ) & self.slot(us, ROOK_DRAGON))
-            | (attacks::bishop_attacks(ksq, occ) & self.slot(us, BISHOP_HORSE))
-            | (attacks::lance_attacks(them, ksq, occ) & self.pieces_cp(us, PieceType::Lance));
+        let sliders = (attacks::rook_attacks(ksq, occ) & orthogonal)
+            | (attacks::bishop_attacks(ksq, occ) & diagonal)
+            | (attacks::lance_attacks(them, ksq, occ) & lances);
         sliders.and_not(Bitboard::from_square(to)).is_some()
     }
 
