@@ -141,7 +141,7 @@ mod tests {
 
     fn mates_by_brute_force(pos: &mut Position, m: Move) -> bool {
         pos.do_move(m);
-        let mated = movegen::legal_moves(pos).is_empty();
+        let mated = pos.is_mated();
         pos.undo_move();
         mated
     }

@@ -337,7 +337,7 @@ fn is_pawn_drop_mate(pos: &Position, us: Color, to: Square) -> bool {
 
 /// Whether a slider of `us` reaches `ksq` given occupancy `occ`.
 #[inline]
-fn slider_hits(pos: &Position, us: Color, ksq: Square, occ: Bitboard) -> bool {
+pub(crate) fn slider_hits(pos: &Position, us: Color, ksq: Square, occ: Bitboard) -> bool {
     use super::position::{BISHOP_HORSE, ROOK_DRAGON};
     ((attacks::rook_attacks(ksq, occ) & pos.slot(us, ROOK_DRAGON))
         | (attacks::bishop_attacks(ksq, occ) & pos.slot(us, BISHOP_HORSE))

@@ -4,6 +4,7 @@
 use super::attacks::{self, between};
 use super::bitboard::Bitboard;
 use super::hand::Hand;
+use super::movegen;
 use super::types::{Color, Move, Piece, PieceType, Square};
 use super::zobrist;
 
@@ -527,11 +528,9 @@ impl Position {
         if (line & (orthogonal | diagonal | lances)).is_empty() {
             return false;
         }
-        let them = !us;
-        let sliders = (attacks::rook_attacks(ksq, occ) & orthogonal)
-            | (attacks::bishop_attacks(ksq, occ) & diagonal)
-            | (attacks::lance_attacks(them, ksq, occ) & lances);
-        sliders.and_not(Bitboard::from_square(to)).is_some()
+        // None of our pieces stands on `to` before the move, so any slider that now reaches the
+        // king through the vacated square is a discovered check.
+        movegen::slider_hits(self, us, ksq, occ)
     }
 
     // ---- text ----------------------------------------------------------------------------
