@@ -27,15 +27,21 @@ struct Classes {
 /// Every legal move (full mode), as perft counts them.
 pub fn legal_moves(pos: &Position) -> MoveList {
     let mut list = MoveList::new();
+    all_moves(pos, &mut list);
+    list
+}
+
+/// `legal_moves` into the caller's list, which saves copying the list out where that matters
+/// (perft).
+pub fn all_moves(pos: &Position, list: &mut MoveList) {
     generate::<true>(
         pos,
-        &mut list,
+        list,
         Classes {
             tactical: true,
             quiet: true,
         },
     );
-    list
 }
 
 /// Legal moves for the search: no useless non-promotions.
@@ -205,17 +211,50 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
 
     // One loop per kind, so each attack function is called directly and inlined. Gold-like,
     // horse and dragon moves never promote, so one kind stands for each group.
-    macro_rules! moves_of {
-        ($pieces:expr, $pt:expr, $attacks:expr) => {
-            for from in $pieces {
-                let mut to_bb = $attacks(from) & target;
-                if pinned.has(from)
-                    && let Some(k) = king
-                {
-                    to_bb &= line(k, from);
-                }
+    //
+    // Most moves can neither promote nor have to: those are pushed without looking at promotion,
+    // and without telling captures from quiet moves when both classes are wanted.
+    let zone = match us {
+        Color::Black => Bitboard::ranks(0, 2),
+        Color::White => Bitboard::ranks(6, 8),
+    };
+    let plain_to = match (classes.tactical, classes.quiet) {
+        (true, true) => target,
+        (true, false) => target & theirs,
+        (false, true) => target.and_not(theirs),
+        (false, false) => Bitboard::EMPTY,
+    };
+    // Positions with a pinned piece are rare: only they pay for a pin test per piece.
+    macro_rules! moves_from {
+        ($from:expr, $to_bb:expr, $pt:expr) => {
+            let (from, to_bb) = ($from, $to_bb);
+            if $pt.can_promote() && (zone.has(from) || (to_bb & zone).is_some()) {
                 for to in to_bb {
                     push::<ALL>(list, us, $pt, from, to, theirs.has(to), classes);
+                }
+            } else {
+                for to in to_bb & plain_to {
+                    list.push(Move::normal(from, to, false));
+                }
+            }
+        };
+    }
+    macro_rules! moves_of {
+        ($pieces:expr, $pt:expr, $attacks:expr) => {
+            match king {
+                Some(k) if pinned.is_some() => {
+                    for from in $pieces {
+                        let mut to_bb = $attacks(from) & target;
+                        if pinned.has(from) {
+                            to_bb &= line(k, from);
+                        }
+                        moves_from!(from, to_bb, $pt);
+                    }
+                }
+                _ => {
+                    for from in $pieces {
+                        moves_from!(from, $attacks(from) & target, $pt);
+                    }
                 }
             }
         };

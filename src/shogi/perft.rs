@@ -1,6 +1,6 @@
 //! Perft: counts the leaves of the legal move tree, the standard check of a move generator.
 
-use super::movegen::legal_moves;
+use super::movegen::{MoveList, all_moves, legal_moves};
 use super::position::Position;
 use super::types::Move;
 
@@ -9,12 +9,15 @@ pub fn perft(pos: &mut Position, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
-    let moves = legal_moves(pos);
+    // Filled in place and iterated by reference: a list returned or iterated by value is first
+    // copied, all 600 slots of it.
+    let mut moves = MoveList::new();
+    all_moves(pos, &mut moves);
     if depth == 1 {
         return moves.len() as u64;
     }
     let mut nodes = 0;
-    for m in moves {
+    for &m in moves.iter() {
         pos.do_move(m);
         nodes += perft(pos, depth - 1);
         pos.undo_move();
