@@ -2,7 +2,11 @@
 //! same feature of White (seen from White's side of the board). Listing the active features is
 //! therefore all the evaluation does, and the tuner fits weights with the very same list.
 
-use crate::shogi::attacks::{attacks, king_attacks};
+use crate::shogi::attacks::{
+    bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, pawn_attacks,
+    rook_attacks, silver_attacks,
+};
+use crate::shogi::position::GOLDS;
 use crate::shogi::{Bitboard, Color, PieceType, Position, Square};
 
 /// Table layout inside the flat weight vector.
@@ -203,12 +207,8 @@ pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
     // Only sliders and pieces near a king can attack or defend a king zone, and only sliders
     // carry mobility terms; kings count for neither.
     let active = (pos.sliders() | near) & occ & !pos.pieces(PieceType::King);
-    for sq in active {
-        let p = pos.piece_on(sq);
-        let c = p.color();
-        let kind = p.kind();
+    let mut visit = |c: Color, kind: PieceType, a: Bitboard| {
         let sign = sign_of(c);
-        let a = attacks(c, kind, sq, occ);
         if let Some(slot) = mobility_slot(kind) {
             let m = (a.and_not(own_pieces[c.index()]).count() as usize).min(MOBILITY_BUCKETS - 1);
             f(MOBILITY + slot * MOBILITY_BUCKETS + m, sign);
@@ -223,6 +223,46 @@ pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
         let d = a & zone[c.index()];
         def_count[c.index()] += d.count();
         def_union[c.index()] |= d;
+    };
+    // Kind by kind, so that each kind's attack function is called directly (the sum does not
+    // depend on the order).
+    for c in Color::ALL {
+        let mine = |pt: PieceType| pos.pieces_cp(c, pt) & active;
+        for sq in mine(PieceType::Pawn) {
+            visit(c, PieceType::Pawn, pawn_attacks(c, sq));
+        }
+        for sq in mine(PieceType::Lance) {
+            visit(c, PieceType::Lance, lance_attacks(c, sq, occ));
+        }
+        for sq in mine(PieceType::Knight) {
+            visit(c, PieceType::Knight, knight_attacks(c, sq));
+        }
+        for sq in mine(PieceType::Silver) {
+            visit(c, PieceType::Silver, silver_attacks(c, sq));
+        }
+        for sq in pos.slot(c, GOLDS) & active {
+            visit(c, pos.piece_on(sq).kind(), gold_attacks(c, sq));
+        }
+        for sq in mine(PieceType::Bishop) {
+            visit(c, PieceType::Bishop, bishop_attacks(sq, occ));
+        }
+        for sq in mine(PieceType::Rook) {
+            visit(c, PieceType::Rook, rook_attacks(sq, occ));
+        }
+        for sq in mine(PieceType::Horse) {
+            visit(
+                c,
+                PieceType::Horse,
+                bishop_attacks(sq, occ) | king_attacks(sq),
+            );
+        }
+        for sq in mine(PieceType::Dragon) {
+            visit(
+                c,
+                PieceType::Dragon,
+                rook_attacks(sq, occ) | king_attacks(sq),
+            );
+        }
     }
     // Material by phase, as net counts: each kind contributes (Black's - White's) x weight.
     let ph = phase(pos);
