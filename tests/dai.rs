@@ -579,7 +579,7 @@ fn a_pawn_that_declined_keeps_its_chances_unless_the_rule_is_hachus() {
 #[test]
 fn a_declined_pawn_gets_no_in_zone_bonus_under_hachus_rule() {
     use DeclinedPawnRule::*;
-    let w = kirin::eval::dai::DaiWeights::default();
+    let w = kirin::eval::dai::embedded();
     let pieces = with_kings(&[("8f", "P"), ("8d", "p"), ("5f", "G"), ("5d", "p")]);
     let after = |rule, text| {
         let mut p = setup(&pieces, "b");

@@ -2,6 +2,7 @@
 //! sets against each other. See tuning/README.md for the commands that made the shipped weights.
 
 use kirin::eval::Evaluator;
+use kirin::eval::dai::DaiWeights;
 use kirin::eval::linear::Weights;
 use kirin::eval::yari::YariWeights;
 use kirin::shogi::Color;
@@ -24,6 +25,10 @@ const USAGE: &str = "usage:
   kirin-tune yari-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
                    [--weights FILE]
   kirin-tune yari-fit --data FILE[,FILE..] --out FILE [--init FILE] [--epochs N] [--lr X]
+                   [--l2 X]
+  kirin-tune dai-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
+                   [--max-plies N] [--weights FILE]
+  kirin-tune dai-fit --data FILE[,FILE..] --out FILE [--init FILE] [--epochs N] [--lr X]
                    [--l2 X]
 EVAL: a network file, a linear weights file, `linear` (embedded weights), `nnue` (the
 embedded network) or `default` (what the engine plays with).";
@@ -436,6 +441,65 @@ fn yari_fit_cmd(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
+/// Dai weights from a file, or the embedded ones.
+fn dai_weights(a: &Args, key: &str) -> Result<std::sync::Arc<DaiWeights>, String> {
+    match a.str(key) {
+        Ok(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+            DaiWeights::parse(&text)
+                .map(std::sync::Arc::new)
+                .map_err(|e| format!("{path}: {e}"))
+        }
+        Err(_) => Ok(kirin::eval::dai::embedded()),
+    }
+}
+
+fn dai_gen_cmd(a: &Args) -> Result<(), String> {
+    let out = a.str("out")?;
+    let weights = dai_weights(a, "weights")?;
+    let games: usize = a.num("games", 100)?;
+    let nodes: u64 = a.num("nodes", 2000)?;
+    let plies: usize = a.num("random-plies", 8)?;
+    let max_plies: u32 = a.num("max-plies", 600)?;
+    let mut rng = Rng(a.num("seed", 1)?);
+    let t = Instant::now();
+    let samples = kirin::tune::dai::generate(&weights, games, nodes, plies, max_plies, &mut rng);
+    let mut text = String::new();
+    for s in &samples {
+        text.push_str(&format!("{}\t{}\n", s.sfen, s.result));
+    }
+    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!(
+        "{games} games, {} positions in {:.0} s",
+        samples.len(),
+        t.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn dai_fit_cmd(a: &Args) -> Result<(), String> {
+    let mut samples = Vec::new();
+    for path in a.str("data")?.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        samples.extend(kirin::tune::dai::read_samples(&text, path)?);
+    }
+    let init = dai_weights(a, "init")?;
+    let epochs: usize = a.num("epochs", 300)?;
+    let lr: f64 = a.num("lr", 2.0)?;
+    let l2: f64 = a.num("l2", 1e-7)?;
+    let (w, before, after) = kirin::tune::dai::fit(&samples, &init, epochs, lr, l2)?;
+    let out = a.str("out")?;
+    let header = format!(
+        "Dai shogi evaluation parameters, in evaluation units (a pawn is about 100).\n\
+         Read by src/eval/dai.rs. Fitted by `kirin-tune dai-fit` to {} positions\n\
+         (loss {before:.5} -> {after:.5}); tuning/README.md has the commands.",
+        samples.len()
+    );
+    std::fs::write(out, w.to_text(&header)).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("{} samples: loss {before:.5} -> {after:.5}", samples.len());
+    Ok(())
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let Some(cmd) = args.first() else {
@@ -449,6 +513,8 @@ fn main() {
         "train" => train_cmd(&a),
         "yari-gen" => yari_gen_cmd(&a),
         "yari-fit" => yari_fit_cmd(&a),
+        "dai-gen" => dai_gen_cmd(&a),
+        "dai-fit" => dai_fit_cmd(&a),
         _ => Err(USAGE.to_string()),
     });
     if let Err(e) = res {

@@ -256,6 +256,45 @@ impl Position {
         }
     }
 
+    /// How many squares the piece on `sq` (of either side) could move to by one step, slide or
+    /// jump: the empty ones and those holding an enemy piece, whoever is to move. The
+    /// evaluation's mobility. A lion's double moves add nothing: they end within the 5x5 area
+    /// its jumps already count.
+    pub fn reach(&self, sq: Square) -> u32 {
+        let board = &self.board;
+        let from = SQ_TO_MB[sq.index()] as usize;
+        let p = board[from];
+        if p == 0 {
+            return 0;
+        }
+        let white = p & WHITE_BIT != 0;
+        let sign = if white { -1 } else { 1 };
+        let them_bit = if white { 0 } else { WHITE_BIT };
+        let pat = &PATTERNS[(p & 63) as usize];
+        let mut n = 0;
+        for (&r, &dir) in pat.range.iter().zip(DIRS.iter()) {
+            if r == 0 {
+                continue;
+            }
+            let d = dir * sign;
+            let mut t = from as i32;
+            for _ in 0..r {
+                t += d;
+                let c = board[t as usize];
+                if c != 0 {
+                    n += u32::from(is_enemy(c, them_bit));
+                    break;
+                }
+                n += 1;
+            }
+        }
+        for &j in &pat.jumps[..pat.jump_count as usize] {
+            let c = board[(from as i32 + i32::from(j) * sign) as usize];
+            n += u32::from(c == 0 || is_enemy(c, them_bit));
+        }
+        n
+    }
+
     /// The one pass of this position: by the piece with lion power on the lowest square that
     /// has an empty square next to it in a lion direction, through the first such square.
     pub(crate) fn canonical_pass(&self) -> Option<Move> {

@@ -3,6 +3,7 @@
 //! `for_each_feature` the engine evaluates with) and the weights minimise the mean squared error
 //! between `sigmoid(eval / K)` and a target blended from the game result and the search score.
 
+pub mod dai;
 pub mod nnue;
 pub mod selfplay;
 pub mod yari;
