@@ -393,10 +393,7 @@ fn yari_gen_cmd(a: &Args) -> Result<(), String> {
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
     let samples = kirin::tune::yari::generate(&weights, games, nodes, plies, &mut rng);
-    let mut text = String::new();
-    for s in &samples {
-        text.push_str(&format!("{}\t{}\n", s.sfen, s.result));
-    }
+    let text = kirin::tune::write_sfen_results(samples.iter().map(|s| (s.sfen.as_str(), s.result)));
     std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "{games} games, {} positions in {:.0} s",
@@ -410,19 +407,11 @@ fn yari_fit_cmd(a: &Args) -> Result<(), String> {
     let mut samples = Vec::new();
     for path in a.str("data")?.split(',') {
         let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        for (i, line) in text.lines().enumerate() {
-            let (sfen, result) = line
-                .split_once('\t')
-                .ok_or_else(|| format!("{path}:{}: expected sfen<TAB>result", i + 1))?;
-            let result: f64 = result
-                .trim()
-                .parse()
-                .map_err(|_| format!("{path}:{}: bad result", i + 1))?;
-            samples.push(kirin::tune::yari::YariSample {
-                sfen: sfen.to_string(),
-                result,
-            });
-        }
+        samples.extend(
+            kirin::tune::read_sfen_results(&text, path)?
+                .into_iter()
+                .map(|(sfen, result)| kirin::tune::yari::YariSample { sfen, result }),
+        );
     }
     let init = yari_weights(a, "init")?;
     let epochs: usize = a.num("epochs", 300)?;
@@ -464,10 +453,7 @@ fn dai_gen_cmd(a: &Args) -> Result<(), String> {
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
     let samples = kirin::tune::dai::generate(&weights, games, nodes, plies, max_plies, &mut rng);
-    let mut text = String::new();
-    for s in &samples {
-        text.push_str(&format!("{}\t{}\n", s.sfen, s.result));
-    }
+    let text = kirin::tune::write_sfen_results(samples.iter().map(|s| (s.sfen.as_str(), s.result)));
     std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "{games} games, {} positions in {:.0} s",

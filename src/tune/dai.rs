@@ -126,22 +126,10 @@ fn win_for(winner: Color) -> f64 {
 
 /// Reads `sfen<TAB>result` lines (what `kirin-tune dai-gen` writes); `name` is for the errors.
 pub fn read_samples(text: &str, name: &str) -> Result<Vec<DaiSample>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| {
-            let (sfen, result) = line
-                .split_once('\t')
-                .ok_or_else(|| format!("{name}:{}: expected sfen<TAB>result", i + 1))?;
-            let result: f64 = result
-                .trim()
-                .parse()
-                .map_err(|_| format!("{name}:{}: bad result", i + 1))?;
-            Ok(DaiSample {
-                sfen: sfen.to_string(),
-                result,
-            })
-        })
-        .collect()
+    Ok(super::read_sfen_results(text, name)?
+        .into_iter()
+        .map(|(sfen, result)| DaiSample { sfen, result })
+        .collect())
 }
 
 /// Fits the linear parameters to the samples by gradient descent on the cross-entropy between
