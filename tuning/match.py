@@ -767,12 +767,17 @@ def main(argv=None):
     ap.add_argument("--out", default=None, help="folder for records and summary (default tuning/out/<time>-A-vs-B)")
     ap.add_argument("--logs", action="store_true", help="keep each engine's stderr")
     ap.add_argument("--quiet", action="store_true")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with the interrupted match in --out: its finished games count, the others "
+                    "are played (the engines, time, openings and SPRT must be the same)")
     ap.add_argument("--summarize", metavar="DIR", default=None,
                     help="only recompute and print the summary of a (possibly interrupted) match in DIR")
     args = ap.parse_args(argv)
     if args.summarize:
         return summarize(Path(args.summarize), args.sprt_model)
 
+    if args.resume and not args.out:
+        raise SystemExit("--resume needs --out, the folder of the match to go on with")
     a, b = parse_engine_spec(args.engine), parse_engine_spec(args.opponent)
     for s in (a, b):
         if s.build and not Path(s.cmd[0]).exists():
@@ -794,7 +799,11 @@ def main(argv=None):
     byo_a, byo_b = a.byoyomi or args.byoyomi, b.byoyomi or args.byoyomi
     meta = {"A": dataclasses.asdict(a), "B": dataclasses.asdict(b), "byoyomi": {"A": byo_a, "B": byo_b},
             "openings": opath, "max_plies": args.max_plies, "rule": args.rule, "sprt": sprt,
-            "concurrency": args.concurrency, "loadavg_start": os.getloadavg(), "start": stamp}
+            "concurrency": args.concurrency, "loadavg_start": os.getloadavg(), "start": stamp,
+            "shuffle": args.shuffle, "skip_openings": args.skip_openings}
+    done = finished_games(out, meta, n_games) if args.resume else {}
+    if done:
+        meta["resumed"] = stamp
     (out / "match.json").write_text(json.dumps(meta, indent=1))
     if not args.quiet:
         print(f"{a.name} ({byo_a} ms, margin {a.margin_ms} ms + {a.margin_pct:.0%}) vs "
@@ -802,6 +811,16 @@ def main(argv=None):
               f"concurrency {args.concurrency}; records in {out}", flush=True)
 
     tally = Tally()
+    for g in sorted(done):
+        tally.add(done[g]["pair"], done[g]["a_colour"], done[g])
+    if done:
+        s = tally.summary(sprt, args.sprt_model)
+        if sprt and s["sprt"]["status"] != "continue":
+            raise SystemExit(f"--resume: the SPRT in {out} is already decided ({s['sprt']['status']} "
+                             f"after {s['games']} games); see --summarize")
+        if not args.quiet:
+            print(f"resuming after {len(done)} games: W{s['W']} D{s['D']} L{s['L']}"
+                  + (f"  LLR {s['sprt']['llr']:.2f}" if sprt else ""), flush=True)
     lock = threading.Lock()
     stop = threading.Event()
     results_f = open(out / "results.jsonl", "a")
@@ -837,7 +856,7 @@ def main(argv=None):
         return res
 
     with cf.ThreadPoolExecutor(max_workers=max(1, args.concurrency)) as ex:
-        futs = [ex.submit(job, i) for i in range(n_games)]
+        futs = [ex.submit(job, i) for i in range(n_games) if i + 1 not in done]
         try:
             for f in cf.as_completed(futs):
                 f.result()
@@ -855,6 +874,43 @@ def main(argv=None):
     with open(out / "summary.txt", "w") as f:
         print_summary(s, a.name, b.name, file=f)
     return s
+
+
+# What must match for a resumed match to go on where the first run stopped (a match folder
+# written before a key existed holds that key's default).
+RESUME_KEYS = {"A": None, "B": None, "byoyomi": None, "openings": None, "max_plies": None, "rule": None,
+               "sprt": None, "shuffle": None, "skip_openings": 0}
+
+
+def finished_games(out: Path, meta: dict, n_games: int) -> dict:
+    """Game number -> result for the games an interrupted match in `out` finished, checked to be
+    this match's.  Games run in parallel finish out of order, so the numbers need not be 1..k."""
+    try:
+        old = json.loads((out / "match.json").read_text())
+        lines = (out / "results.jsonl").read_text().splitlines()
+    except FileNotFoundError:
+        return {}
+    except (OSError, ValueError) as e:
+        raise SystemExit(f"--resume: cannot read the match in {out}: {e}")
+    new = json.loads(json.dumps(meta))
+    for key, default in RESUME_KEYS.items():
+        if old.get(key, default) != new.get(key, default):
+            raise SystemExit(f"--resume: {out} holds another match ({key} differs)")
+    done = {}
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            res = json.loads(line)
+            g = int(res["game"])
+        except (ValueError, KeyError, TypeError):
+            raise SystemExit(f"--resume: {out}/results.jsonl line {n} is not a game result")
+        if g in done:
+            raise SystemExit(f"--resume: {out}/results.jsonl has game {g} twice")
+        done[g] = res
+    if len(done) >= n_games:
+        raise SystemExit(f"--resume: {out} already has {len(done)} of {n_games} games")
+    return done
 
 
 def summarize(out: Path, model="penta"):

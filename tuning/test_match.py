@@ -10,6 +10,7 @@ through the referee between fairy-stockfish and gpsshogi (installed by tuning/se
 the test command runs; missing opponents fail these tests).
 """
 
+import json
 import math
 import os
 import sys
@@ -322,6 +323,51 @@ class RefereeFakeEngineTests(unittest.TestCase):
         self.assertEqual(len(list(out.glob("game-*.csa"))), 4)
         again = M.main(["--summarize", str(out)])
         self.assertEqual((again["W"], again["pentanomial"]), (4, [0, 0, 0, 0, 2]))
+
+    def test_an_interrupted_match_resumes_where_it_stopped(self):
+        op = self.dir / "openings.sfen"
+        op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
+        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+        out = self.dir / "resume"
+        common = ["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+                  "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet"]
+        M.main(common + ["--games", "4"])
+        rows = (out / "results.jsonl").read_text().splitlines()
+        # Games run in parallel finish out of order: an interruption can leave game 2 unfinished
+        # while 3 and 4 are done.  Their records must survive; game 2 is played again.
+        kept = [r for r in rows if json.loads(r)["game"] != 2]
+        (out / "results.jsonl").write_text("\n".join(kept) + "\n")
+        before = {g: (out / f"game-0000{g}.csa").read_text() for g in (1, 3, 4)}
+        s = M.main(common + ["--games", "6", "--resume"])
+        self.assertEqual((s["games"], s["W"]), (6, 6))
+        self.assertEqual(s["pentanomial"], [0, 0, 0, 0, 3])
+        done = sorted(json.loads(r)["game"] for r in (out / "results.jsonl").read_text().splitlines())
+        self.assertEqual(done, [1, 2, 3, 4, 5, 6])
+        self.assertEqual({g: (out / f"game-0000{g}.csa").read_text() for g in (1, 3, 4)}, before)
+        # Another match in the folder, a finished one, or no folder is refused with one line.
+        with self.assertRaises(SystemExit) as e:
+            M.main(common + ["--games", "8", "--resume", "--max-plies", "100"])
+        self.assertIn("max_plies differs", str(e.exception))
+        with self.assertRaises(SystemExit) as e:
+            M.main(common + ["--games", "6", "--resume"])
+        self.assertIn("already has 6 of 6 games", str(e.exception))
+        with self.assertRaises(SystemExit) as e:
+            M.main(common[:-3] + ["--games", "6", "--resume"])
+        self.assertIn("needs --out", str(e.exception))
+
+    def test_a_decided_sprt_is_not_resumed(self):
+        op = self.dir / "openings.sfen"
+        op.write_text(TAYA1 + "\n")
+        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+        out = self.dir / "decided"
+        common = ["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+                  "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet",
+                  "--sprt", "elo0=0", "elo1=5", "min_games=4"]
+        s = M.main(common + ["--games", "40"])
+        self.assertEqual(s["sprt"]["status"], "H1 accepted")
+        with self.assertRaises(SystemExit) as e:
+            M.main(common + ["--games", "40", "--resume"])
+        self.assertIn("already decided", str(e.exception))
 
     def test_tally_pairs(self):
         t = M.Tally()
