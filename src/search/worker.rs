@@ -516,7 +516,11 @@ impl<'a, G: Game> Worker<'a, G> {
             } else {
                 value = alpha + 1; // forces the full-window search below for the first move
             }
-            if PV && (move_count == 1 || (value > alpha && (root || value < beta))) {
+            // Only a full-window search leaves the child's line in `stack[ply + 1].pv`; after a
+            // null-window fail high that slot still holds an earlier move's line.
+            let child_pv_fresh =
+                PV && (move_count == 1 || (value > alpha && (root || value < beta)));
+            if child_pv_fresh {
                 value = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
             }
             self.pos.undo_move();
@@ -555,7 +559,9 @@ impl<'a, G: Game> Worker<'a, G> {
                         let pv = &mut head[ply].pv;
                         pv.clear();
                         pv.push(m);
-                        pv.extend_from_slice(&tail[0].pv);
+                        if child_pv_fresh {
+                            pv.extend_from_slice(&tail[0].pv);
+                        }
                     }
                     if value >= beta {
                         break;
