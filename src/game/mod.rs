@@ -109,6 +109,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn mate_in_one(&mut self) -> Option<Self::Move> {
         None
     }
+    /// Keys of the parts of a position whose evaluation errors persist (standard shogi: the
+    /// pawn structure, the hands), for the search's correction of the static evaluation; a
+    /// game without them keeps the default and its evaluation is not corrected.
+    fn correction_keys(&self) -> Option<[u64; 2]> {
+        None
+    }
 }
 
 /// The evaluation's incremental state along one line: entry `ply` belongs to the position at

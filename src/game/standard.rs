@@ -162,6 +162,15 @@ impl Game for Position {
     fn mate_in_one(&mut self) -> Option<Move> {
         mate1::mate_in_one(self)
     }
+    #[inline]
+    fn correction_keys(&self) -> Option<[u64; 2]> {
+        // Both colours' pawns folded to 64 bits and mixed; the hands already have a key.
+        let fold = |b: u128| (b as u64) ^ ((b >> 64) as u64).rotate_left(17);
+        let black = fold(self.pieces_cp(Color::Black, PieceType::Pawn).0);
+        let white = fold(self.pieces_cp(Color::White, PieceType::Pawn).0);
+        let pawns = (black ^ white.rotate_left(32)).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        Some([pawns, self.hand_key()])
+    }
 }
 
 impl EvalStack<Position> for eval::EvalStack {

@@ -26,7 +26,13 @@ pub struct Histories<G: Game> {
     continuation: Vec<i16>,    // [previous piece-to][piece-to]
     capture: Vec<i16>,         // [piece-to][captured kind 16]
     pub counter: Vec<G::Move>, // [previous piece-to]
+    correction: Vec<i16>,      // [table 2][color][CORRECTION_SIZE]
 }
+
+/// Entries per colour in each correction table (indexed by the low bits of a key).
+const CORRECTION_SIZE: usize = 16384;
+/// Correction entries stay within ±CORRECTION_LIMIT; a table's correction is entry / 8.
+const CORRECTION_LIMIT: i32 = 1024;
 
 impl<G: Game> Histories<G> {
     pub fn new() -> Box<Histories<G>> {
@@ -35,6 +41,7 @@ impl<G: Game> Histories<G> {
             continuation: vec![0; G::PIECE_TO * G::PIECE_TO],
             capture: vec![0; G::PIECE_TO * 16],
             counter: vec![G::Move::NONE; G::PIECE_TO],
+            correction: vec![0; 2 * 2 * CORRECTION_SIZE],
         })
     }
 
@@ -66,6 +73,34 @@ impl<G: Game> Histories<G> {
         }
     }
 
+    fn correction_slots(c: Color, keys: [u64; 2]) -> [usize; 2] {
+        let slot = |t: usize| (t * 2 + c.index()) * CORRECTION_SIZE;
+        [
+            slot(0) + (keys[0] as usize) % CORRECTION_SIZE,
+            slot(1) + (keys[1] as usize) % CORRECTION_SIZE,
+        ]
+    }
+
+    /// What the static evaluation of a position with these keys has been off by, on average,
+    /// in the searches of similar positions (pawn structure, hands) so far.
+    #[inline]
+    pub fn correction(&self, c: Color, keys: [u64; 2]) -> i32 {
+        Self::correction_slots(c, keys)
+            .iter()
+            .map(|&i| self.correction[i] as i32 / 8)
+            .sum()
+    }
+
+    /// Moves the corrections towards `error` (search result minus static evaluation), by more
+    /// the deeper the search that found it.
+    pub fn update_correction(&mut self, c: Color, keys: [u64; 2], error: i32, depth: i32) {
+        let b = (error * depth / 8).clamp(-CORRECTION_LIMIT / 4, CORRECTION_LIMIT / 4);
+        for i in Self::correction_slots(c, keys) {
+            let e = self.correction[i] as i32;
+            self.correction[i] = (e + b - e * b.abs() / CORRECTION_LIMIT) as i16;
+        }
+    }
+
     #[inline]
     pub fn capture(&self, cur: PieceTo, captured: usize) -> i32 {
         self.capture[cur * 16 + captured] as i32
@@ -81,4 +116,31 @@ impl<G: Game> Histories<G> {
 #[inline]
 pub fn stat_bonus(p: &Params, depth: i32) -> i32 {
     (depth * depth * p.bonus_quad + depth * p.bonus_lin).min(p.bonus_max)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Position;
+
+    #[test]
+    fn corrections_follow_the_error_stay_bounded_and_keep_to_their_keys() {
+        let mut h = Histories::<Position>::new();
+        let (here, elsewhere) = ([7, 9], [8, 10]);
+        assert_eq!(h.correction(Color::Black, here), 0);
+        for _ in 0..200 {
+            h.update_correction(Color::Black, here, 300, 10);
+        }
+        let c = h.correction(Color::Black, here);
+        // Two tables, each at most CORRECTION_LIMIT / 8, approaching it from below.
+        assert!(c > 0 && c <= 2 * CORRECTION_LIMIT / 8, "{c}");
+        assert_eq!(h.correction(Color::White, here), 0);
+        assert_eq!(h.correction(Color::Black, elsewhere), 0);
+        // Sharing one key shares that table's half only.
+        assert_eq!(h.correction(Color::Black, [7, 10]), c / 2);
+        for _ in 0..400 {
+            h.update_correction(Color::Black, here, -300, 10);
+        }
+        assert!(h.correction(Color::Black, here) < 0);
+    }
 }

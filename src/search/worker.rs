@@ -243,6 +243,18 @@ impl<'a, G: Game> Worker<'a, G> {
         self.eval.evaluate(ply, &self.pos)
     }
 
+    /// The static evaluation with the correction history's adjustment, kept clear of mate scores.
+    #[inline]
+    fn corrected(&self, raw: i32, keys: Option<[u64; 2]>) -> i32 {
+        match keys {
+            Some(k) => {
+                let bound = MATE_IN_MAX_PLY - 1;
+                (raw + self.hist.correction(self.pos.side_to_move(), k)).clamp(-bound, bound)
+            }
+            None => raw,
+        }
+    }
+
     pub fn sel_depth(&self) -> usize {
         self.sel_depth
     }
@@ -307,16 +319,22 @@ impl<'a, G: Game> Worker<'a, G> {
             return tt_value;
         }
 
+        // The table keeps the evaluation as computed (`raw_eval`); the search works with it
+        // corrected by what similar positions' searches found it to be off by.
         let static_eval;
+        let raw_eval;
         let mut eval;
+        let corr_keys = self.pos.correction_keys();
         if in_check {
             static_eval = VALUE_NONE;
+            raw_eval = VALUE_NONE;
             eval = VALUE_NONE;
         } else {
-            static_eval = match tte {
+            raw_eval = match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
                 _ => self.evaluate(ply),
             };
+            static_eval = self.corrected(raw_eval, corr_keys);
             eval = static_eval;
             if tt_value != VALUE_NONE {
                 let better = if tt_value > eval {
@@ -334,7 +352,7 @@ impl<'a, G: Game> Worker<'a, G> {
                     TtEntry {
                         mv: G::Move::NONE,
                         value: VALUE_NONE,
-                        eval: static_eval,
+                        eval: raw_eval,
                         depth: -7,
                         bound: Bound::None,
                     },
@@ -357,7 +375,7 @@ impl<'a, G: Game> Worker<'a, G> {
                 TtEntry {
                     mv: m,
                     value: value_to_tt(v, ply),
-                    eval: static_eval,
+                    eval: raw_eval,
                     depth: depth.min(100),
                     bound: Bound::Exact,
                 },
@@ -589,13 +607,28 @@ impl<'a, G: Game> Worker<'a, G> {
             self.update_stats(best_move, depth, ply, &quiets_tried, &captures_tried, cont);
         }
 
+        // A quiet result (no capture or promotion decided it) that the bound allows to differ
+        // from the static evaluation: the difference is the evaluation's error here.
+        if let Some(keys) = corr_keys
+            && !in_check
+            && (best_move.is_none()
+                || !(self.pos.is_capture(best_move) || best_move.is_promotion()))
+            && !(best_value >= beta && best_value <= static_eval)
+            && !(best_move.is_none() && best_value >= static_eval)
+            && best_value.abs() < MATE_IN_MAX_PLY
+        {
+            let us = self.pos.side_to_move();
+            self.hist
+                .update_correction(us, keys, best_value - static_eval, depth);
+        }
+
         self.store_result::<PV>(
             key,
             ply,
             depth,
             best_move,
             best_value,
-            static_eval,
+            raw_eval,
             (original_alpha, beta),
         );
         best_value
@@ -705,14 +738,17 @@ impl<'a, G: Game> Worker<'a, G> {
         let tt_move = tte.map_or(G::Move::NONE, |e| e.mv);
         let mut best_value;
         let static_eval;
+        let raw_eval;
         if in_check {
             best_value = -VALUE_INFINITE;
             static_eval = VALUE_NONE;
+            raw_eval = VALUE_NONE;
         } else {
-            static_eval = match tte {
+            raw_eval = match tte {
                 Some(e) if e.eval != VALUE_NONE => e.eval,
                 _ => self.evaluate(ply),
             };
+            static_eval = self.corrected(raw_eval, self.pos.correction_keys());
             best_value = static_eval;
             if best_value >= beta {
                 if tte.is_none() {
@@ -721,7 +757,7 @@ impl<'a, G: Game> Worker<'a, G> {
                         TtEntry {
                             mv: G::Move::NONE,
                             value: value_to_tt(best_value, ply),
-                            eval: static_eval,
+                            eval: raw_eval,
                             depth: -7,
                             bound: Bound::Lower,
                         },
@@ -790,7 +826,7 @@ impl<'a, G: Game> Worker<'a, G> {
             tt_depth,
             best_move,
             best_value,
-            static_eval,
+            raw_eval,
             (original_alpha, beta),
         );
         best_value
