@@ -384,6 +384,16 @@ fn yari_weights(a: &Args, key: &str) -> Result<std::sync::Arc<YariWeights>, Stri
     }
 }
 
+/// The samples of every `sfen<TAB>result` file in `data=` (comma-separated).
+fn sfen_result_files(a: &Args) -> Result<Vec<kirin::tune::sfen_games::SfenResult>, String> {
+    let mut samples = Vec::new();
+    for path in a.str("data")?.split(',') {
+        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        samples.extend(kirin::tune::sfen_games::read_sfen_results(&text, path)?);
+    }
+    Ok(samples)
+}
+
 fn yari_gen_cmd(a: &Args) -> Result<(), String> {
     let out = a.str("out")?;
     let weights = yari_weights(a, "weights")?;
@@ -393,7 +403,7 @@ fn yari_gen_cmd(a: &Args) -> Result<(), String> {
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
     let samples = kirin::tune::yari::generate(&weights, games, nodes, plies, &mut rng);
-    let text = kirin::tune::write_sfen_results(samples.iter().map(|s| (s.sfen.as_str(), s.result)));
+    let text = kirin::tune::sfen_games::write_sfen_results(&samples);
     std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "{games} games, {} positions in {:.0} s",
@@ -404,15 +414,7 @@ fn yari_gen_cmd(a: &Args) -> Result<(), String> {
 }
 
 fn yari_fit_cmd(a: &Args) -> Result<(), String> {
-    let mut samples = Vec::new();
-    for path in a.str("data")?.split(',') {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        samples.extend(
-            kirin::tune::read_sfen_results(&text, path)?
-                .into_iter()
-                .map(|(sfen, result)| kirin::tune::yari::YariSample { sfen, result }),
-        );
-    }
+    let samples = sfen_result_files(a)?;
     let init = yari_weights(a, "init")?;
     let epochs: usize = a.num("epochs", 300)?;
     let lr: f64 = a.num("lr", 2.0)?;
@@ -453,7 +455,7 @@ fn dai_gen_cmd(a: &Args) -> Result<(), String> {
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
     let samples = kirin::tune::dai::generate(&weights, games, nodes, plies, max_plies, &mut rng);
-    let text = kirin::tune::write_sfen_results(samples.iter().map(|s| (s.sfen.as_str(), s.result)));
+    let text = kirin::tune::sfen_games::write_sfen_results(&samples);
     std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
     eprintln!(
         "{games} games, {} positions in {:.0} s",
@@ -464,11 +466,7 @@ fn dai_gen_cmd(a: &Args) -> Result<(), String> {
 }
 
 fn dai_fit_cmd(a: &Args) -> Result<(), String> {
-    let mut samples = Vec::new();
-    for path in a.str("data")?.split(',') {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-        samples.extend(kirin::tune::dai::read_samples(&text, path)?);
-    }
+    let samples = sfen_result_files(a)?;
     let init = dai_weights(a, "init")?;
     let epochs: usize = a.num("epochs", 300)?;
     let lr: f64 = a.num("lr", 2.0)?;

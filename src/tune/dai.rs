@@ -4,11 +4,10 @@
 //! `eval::dai`), which the fit keeps as it is and adds to each position's value.
 
 use super::selfplay::Rng;
+use super::sfen_games::{self, Linear, Model, SelfPlay, SfenResult, black_result, featurize};
 use crate::dai::{Outcome as GameOutcome, Position};
 use crate::eval::CP_PER_LOGIT;
-use crate::eval::dai::{DaiFeatures, DaiWeights, NUM_PARAMS};
-use crate::search::{Limits, Outcome, Report, Score, SearchOptions, Searcher};
-use crate::shogi::Color;
+use crate::eval::dai::{DaiFeatures, DaiWeights};
 use std::sync::Arc;
 
 /// A score this large (evaluation units, about a lion and a dragon king) for the side to move
@@ -19,11 +18,10 @@ const ADJUDICATE: i32 = 3000;
 /// the scale the search's margins are set for.
 const SCALE: f64 = CP_PER_LOGIT as f64;
 
-/// A position from a game and the game's result from its side to move's view (1, 0.5, 0).
-#[derive(Clone, Debug, PartialEq)]
-pub struct DaiSample {
-    pub sfen: String,
-    pub result: f64,
+impl Linear for DaiFeatures {
+    fn linear(&self) -> &[f64] {
+        &self.linear
+    }
 }
 
 /// Plays `games` games of `weights` against itself with `nodes` per move (up to half as many
@@ -39,97 +37,21 @@ pub fn generate(
     random_plies: usize,
     max_plies: u32,
     rng: &mut Rng,
-) -> Vec<DaiSample> {
-    let mut searcher = Searcher::new(16);
-    let opts = SearchOptions {
-        threads: 1,
-        ..SearchOptions::default()
+) -> Vec<SfenResult> {
+    let play = SelfPlay {
+        nodes,
+        random_plies,
+        adjudicate: ADJUDICATE,
     };
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::startpos();
-        for _ in 0..random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
-        }
-        searcher.new_game();
-        let mut seen: Vec<(String, Color)> = Vec::new();
-        // 1.0 when Black wins.
-        let black_result;
-        loop {
-            match pos.outcome() {
-                GameOutcome::Won(c) => {
-                    black_result = win_for(c);
-                    break;
-                }
-                GameOutcome::Drawn => {
-                    black_result = 0.5;
-                    break;
-                }
-                GameOutcome::Ongoing => {}
-            }
+    sfen_games::generate(Position::startpos, weights, games, &play, rng, |pos| {
+        match pos.outcome() {
+            GameOutcome::Won(c) => Some(black_result(c)),
+            GameOutcome::Drawn => Some(0.5),
             // SFEN move numbers start at 1.
-            if pos.game_ply() > max_plies {
-                black_result = 0.5;
-                break;
-            }
-            let limits = Limits {
-                nodes: Some(nodes + rng.below(nodes / 2 + 1)),
-                ..Limits::default()
-            };
-            let mut score = 0;
-            let outcome =
-                searcher.think_game(&pos, weights, &limits, &opts, &mut |r: Report<_>| {
-                    if let Report::Pv(info) = r {
-                        score = match info.score {
-                            Score::Cp(v) => v,
-                            Score::Mate(n) if n > 0 => ADJUDICATE,
-                            Score::Mate(_) => -ADJUDICATE,
-                        };
-                    }
-                });
-            let mover = pos.side_to_move();
-            let Outcome::Move { best, .. } = outcome else {
-                black_result = win_for(mover.flip());
-                break;
-            };
-            if score.abs() >= ADJUDICATE {
-                black_result = win_for(if score > 0 { mover } else { mover.flip() });
-                break;
-            }
-            if !pos.in_check() {
-                seen.push((pos.to_sfen(), mover));
-            }
-            pos.do_move(best);
+            GameOutcome::Ongoing if pos.game_ply() > max_plies => Some(0.5),
+            GameOutcome::Ongoing => None,
         }
-        for (sfen, side) in seen {
-            let result = match side {
-                Color::Black => black_result,
-                Color::White => 1.0 - black_result,
-            };
-            out.push(DaiSample { sfen, result });
-        }
-    }
-    out
-}
-
-/// Black's result when `winner` wins.
-fn win_for(winner: Color) -> f64 {
-    match winner {
-        Color::Black => 1.0,
-        Color::White => 0.0,
-    }
-}
-
-/// Reads `sfen<TAB>result` lines (what `kirin-tune dai-gen` writes); `name` is for the errors.
-pub fn read_samples(text: &str, name: &str) -> Result<Vec<DaiSample>, String> {
-    Ok(super::read_sfen_results(text, name)?
-        .into_iter()
-        .map(|(sfen, result)| DaiSample { sfen, result })
-        .collect())
+    })
 }
 
 /// Fits the linear parameters to the samples by gradient descent on the cross-entropy between
@@ -138,58 +60,25 @@ pub fn read_samples(text: &str, name: &str) -> Result<Vec<DaiSample>, String> {
 /// term only switches on or off as the lead moves, so it adds nothing to the gradient).
 /// Returns the weights and the loss before and after.
 pub fn fit(
-    samples: &[DaiSample],
+    samples: &[SfenResult],
     start: &DaiWeights,
     epochs: usize,
     lr: f64,
     l2: f64,
 ) -> Result<(DaiWeights, f64, f64), String> {
-    let data: Vec<(DaiFeatures, f64)> = samples
-        .iter()
-        .map(|s| {
-            Position::from_sfen(&s.sfen)
-                .map(|p| (DaiWeights::features(&p), s.result))
-                .map_err(|e| format!("{}: {e}", s.sfen))
-        })
-        .collect::<Result<_, _>>()?;
-    if data.is_empty() {
-        return Err("no samples".into());
-    }
-    let prior = start.to_params();
-    let mut w = prior.clone();
-    let predict = |w: &[f64], f: &DaiFeatures| 1.0 / (1.0 + (-f.value(w, start) / SCALE).exp());
-    let loss = |w: &[f64]| -> f64 {
-        let mut total = 0.0;
-        for (f, y) in &data {
-            let p = predict(w, f).clamp(1e-9, 1.0 - 1e-9);
-            total -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
-        }
-        total / data.len() as f64
+    let data = featurize(samples, |sfen| {
+        Position::from_sfen(sfen)
+            .map(|p| DaiWeights::features(&p))
+            .map_err(|e| e.to_string())
+    })?;
+    let model = Model {
+        value: |w: &[f64], f: &DaiFeatures| f.value(w, start),
+        scale: SCALE,
     };
-    let before = loss(&w);
-    // Adam, full batch: the features are few.
-    let (mut m, mut v) = (vec![0.0; NUM_PARAMS], vec![0.0; NUM_PARAMS]);
-    let (b1, b2) = (0.9f64, 0.999f64);
-    for t in 1..=epochs {
-        let mut g = vec![0.0; NUM_PARAMS];
-        for (f, y) in &data {
-            let d = (predict(&w, f) - y) / SCALE;
-            for (gi, fi) in g.iter_mut().zip(&f.linear) {
-                *gi += d * fi;
-            }
-        }
-        let n = data.len() as f64;
-        for i in 0..NUM_PARAMS {
-            let gi = g[i] / n + l2 * (w[i] - prior[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= lr * mh / (vh.sqrt() + 1e-12);
-        }
-    }
-    let fitted = start.with_params(&w);
-    let after = loss(&fitted.to_params());
+    let prior = start.to_params();
+    let before = model.loss(&data, &prior);
+    let fitted = start.with_params(&model.fit(&data, &prior, epochs, lr, l2));
+    let after = model.loss(&data, &fitted.to_params());
     Ok((fitted, before, after))
 }
 
@@ -220,23 +109,13 @@ mod tests {
     }
 
     #[test]
-    fn samples_are_read_back_and_bad_lines_named() {
-        let text = "a b c\t1\nd e f\t0.5\n";
-        let samples = read_samples(text, "x.tsv").unwrap();
-        assert_eq!(samples[1].sfen, "d e f");
-        assert_eq!(samples[1].result, 0.5);
-        let e = read_samples("a\t1\nb 0\n", "x.tsv").unwrap_err();
-        assert!(e.contains("x.tsv:2"), "{e}");
-    }
-
-    #[test]
     fn fitting_follows_the_results() {
         // Whoever has the lion wins: the fit must value the lion more than the start does, and
         // lower the loss.
         let sfen = crate::dai::START_SFEN.replace("1X'1A'1WOL!XW1A'1X'1", "1X'1A'1WO1XW1A'1X'1");
-        let samples: Vec<DaiSample> = [(" b - 1", 0.0), (" w - 1", 1.0)]
+        let samples: Vec<SfenResult> = [(" b - 1", 0.0), (" w - 1", 1.0)]
             .iter()
-            .map(|(rest, result)| DaiSample {
+            .map(|(rest, result)| SfenResult {
                 sfen: sfen.replace(" b - 1", rest),
                 result: *result,
             })

@@ -6,6 +6,7 @@
 pub mod dai;
 pub mod nnue;
 pub mod selfplay;
+pub mod sfen_games;
 pub mod yari;
 
 use crate::eval::features::for_each_feature;
@@ -58,33 +59,6 @@ pub fn load_samples(text: &str, first_game: u32) -> Result<Vec<Sample>, String> 
         score,
         game,
     })
-}
-
-/// Reads `sfen<TAB>result` lines, what `kirin-tune yari-gen` and `dai-gen` write; `name` is for
-/// the errors.
-pub fn read_sfen_results(text: &str, name: &str) -> Result<Vec<(String, f64)>, String> {
-    text.lines()
-        .enumerate()
-        .map(|(i, line)| {
-            let (sfen, result) = line
-                .split_once('\t')
-                .ok_or_else(|| format!("{name}:{}: expected sfen<TAB>result", i + 1))?;
-            let result: f64 = result
-                .trim()
-                .parse()
-                .map_err(|_| format!("{name}:{}: bad result", i + 1))?;
-            Ok((sfen.to_string(), result))
-        })
-        .collect()
-}
-
-/// Writes `sfen<TAB>result` lines, as `read_sfen_results` reads them.
-pub fn write_sfen_results<'a>(samples: impl Iterator<Item = (&'a str, f64)>) -> String {
-    let mut text = String::new();
-    for (sfen, result) in samples {
-        text.push_str(&format!("{sfen}\t{result}\n"));
-    }
-    text
 }
 
 /// The generator's lines, each turned into a `T` by `make(position, score, result, game)`,

@@ -3,8 +3,8 @@
 //! features (the evaluation is linear in its parameters, see `eval::yari`).
 
 use super::selfplay::Rng;
-use crate::eval::yari::{NUM_PARAMS, YariWeights};
-use crate::search::{Limits, Outcome, Report, Score, SearchOptions, Searcher};
+use super::sfen_games::{self, Model, SelfPlay, SfenResult, black_result, featurize};
+use crate::eval::yari::YariWeights;
 use crate::shogi::Repetition;
 use crate::yari::Position;
 use std::sync::Arc;
@@ -16,175 +16,61 @@ const ADJUDICATE: i32 = 4000;
 /// Internal units: a value `v` means a winning probability of `1 / (1 + exp(-v / SCALE))`.
 const SCALE: f64 = 1182.0;
 
-/// A position from a game and the game's result from its side to move's view (1, 0.5, 0).
-#[derive(Clone, Debug)]
-pub struct YariSample {
-    pub sfen: String,
-    pub result: f64,
-}
-
-/// Plays `games` games of `weights` against itself with `nodes` per move, each from the start
-/// position after `random_plies` random moves, and returns the quiet positions after the opening
-/// (not in check) labelled with the result.
+/// Plays `games` games of `weights` against itself with `nodes` per move (up to half as many
+/// again, drawn at random), each from the start position after `random_plies` random moves, and
+/// returns the positions not in check labelled with the result. A game ends at a repetition
+/// (a draw, or the loss of the side giving perpetual check), when the mover has no move, at
+/// `MAX_PLY` moves as a draw, or when the search scores `ADJUDICATE` or a mate.
 pub fn generate(
     weights: &Arc<YariWeights>,
     games: usize,
     nodes: u64,
     random_plies: usize,
     rng: &mut Rng,
-) -> Vec<YariSample> {
-    let mut searcher = Searcher::new(16);
-    let opts = SearchOptions {
-        threads: 1,
-        ..SearchOptions::default()
+) -> Vec<SfenResult> {
+    let play = SelfPlay {
+        nodes,
+        random_plies,
+        adjudicate: ADJUDICATE,
     };
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::startpos();
-        for _ in 0..random_plies {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
-                break;
-            }
-            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+    sfen_games::generate(Position::startpos, weights, games, &play, rng, |pos| {
+        let mover = pos.side_to_move();
+        if pos.legal_moves().is_empty() {
+            return Some(black_result(mover.flip()));
         }
-        searcher.new_game();
-        let mut seen: Vec<(String, crate::shogi::Color)> = Vec::new();
-        // 1.0 when Black wins.
-        let black_result;
-        loop {
-            if pos.legal_moves().is_empty() {
-                black_result = loss_for(pos.side_to_move());
-                break;
-            }
-            match pos.repetition(usize::MAX) {
-                Repetition::Draw => {
-                    black_result = 0.5;
-                    break;
-                }
-                Repetition::Win => {
-                    black_result = 1.0 - loss_for(pos.side_to_move());
-                    break;
-                }
-                Repetition::Loss => {
-                    black_result = loss_for(pos.side_to_move());
-                    break;
-                }
-                _ => {}
-            }
-            if pos.moves_played() >= MAX_PLY {
-                black_result = 0.5;
-                break;
-            }
-            let limits = Limits {
-                nodes: Some(nodes + rng.below(nodes / 2 + 1)),
-                ..Limits::default()
-            };
-            let mut score = 0;
-            let outcome = searcher.think_game(&pos, weights, &limits, &opts, &mut |r: Report| {
-                if let Report::Pv(info) = r {
-                    score = match info.score {
-                        Score::Cp(v) => v,
-                        Score::Mate(n) if n > 0 => ADJUDICATE,
-                        Score::Mate(_) => -ADJUDICATE,
-                    };
-                }
-            });
-            let Outcome::Move { best, .. } = outcome else {
-                black_result = loss_for(pos.side_to_move());
-                break;
-            };
-            if score.abs() >= ADJUDICATE {
-                let mover = pos.side_to_move();
-                black_result = if score > 0 {
-                    1.0 - loss_for(mover)
-                } else {
-                    loss_for(mover)
-                };
-                break;
-            }
-            if !pos.in_check() {
-                seen.push((pos.to_sfen(), pos.side_to_move()));
-            }
-            pos.do_move(best);
+        match pos.repetition(usize::MAX) {
+            Repetition::Draw => Some(0.5),
+            Repetition::Win => Some(black_result(mover)),
+            Repetition::Loss => Some(black_result(mover.flip())),
+            _ if pos.moves_played() >= MAX_PLY => Some(0.5),
+            _ => None,
         }
-        for (sfen, side) in seen {
-            let result = match side {
-                crate::shogi::Color::Black => black_result,
-                crate::shogi::Color::White => 1.0 - black_result,
-            };
-            out.push(YariSample { sfen, result });
-        }
-    }
-    out
-}
-
-/// Black's result when `side` loses.
-fn loss_for(side: crate::shogi::Color) -> f64 {
-    match side {
-        crate::shogi::Color::Black => 0.0,
-        crate::shogi::Color::White => 1.0,
-    }
+    })
 }
 
 /// Fits the parameters to the samples by gradient descent on the cross-entropy between the
 /// result and `sigmoid(eval / SCALE)`, with an L2 pull towards `start` so that rare features
 /// keep their starting values. Returns the weights and the loss before and after.
 pub fn fit(
-    samples: &[YariSample],
+    samples: &[SfenResult],
     start: &YariWeights,
     epochs: usize,
     lr: f64,
     l2: f64,
 ) -> Result<(YariWeights, f64, f64), String> {
-    let data: Vec<(Vec<f64>, f64)> = samples
-        .iter()
-        .map(|s| {
-            Position::from_sfen(&s.sfen)
-                .map(|p| (YariWeights::features(&p), s.result))
-                .map_err(|e| format!("{}: {e}", s.sfen))
-        })
-        .collect::<Result<_, _>>()?;
-    if data.is_empty() {
-        return Err("no samples".into());
-    }
-    let prior = start.to_params();
-    let mut w = prior.clone();
-    let loss = |w: &[f64]| -> f64 {
-        let mut total = 0.0;
-        for (f, y) in &data {
-            let v: f64 = w.iter().zip(f).map(|(a, b)| a * b).sum();
-            let p = (1.0 / (1.0 + (-v / SCALE).exp())).clamp(1e-9, 1.0 - 1e-9);
-            total -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
-        }
-        total / data.len() as f64
+    let data = featurize(samples, |sfen| {
+        Position::from_sfen(sfen)
+            .map(|p| YariWeights::features(&p))
+            .map_err(|e| e.to_string())
+    })?;
+    let model = Model {
+        value: |w: &[f64], f: &Vec<f64>| w.iter().zip(f).map(|(a, b)| a * b).sum::<f64>(),
+        scale: SCALE,
     };
-    let before = loss(&w);
-    // Adam, full batch: the data are small and the features few.
-    let (mut m, mut v) = (vec![0.0; NUM_PARAMS], vec![0.0; NUM_PARAMS]);
-    let (b1, b2) = (0.9f64, 0.999f64);
-    for t in 1..=epochs {
-        let mut g = vec![0.0; NUM_PARAMS];
-        for (f, y) in &data {
-            let e: f64 = w.iter().zip(f).map(|(a, b)| a * b).sum();
-            let p = 1.0 / (1.0 + (-e / SCALE).exp());
-            let d = (p - y) / SCALE;
-            for (gi, fi) in g.iter_mut().zip(f) {
-                *gi += d * fi;
-            }
-        }
-        let n = data.len() as f64;
-        for i in 0..NUM_PARAMS {
-            let gi = g[i] / n + l2 * (w[i] - prior[i]);
-            m[i] = b1 * m[i] + (1.0 - b1) * gi;
-            v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
-            let mh = m[i] / (1.0 - b1.powi(t as i32));
-            let vh = v[i] / (1.0 - b2.powi(t as i32));
-            w[i] -= lr * mh / (vh.sqrt() + 1e-12);
-        }
-    }
-    let fitted = YariWeights::from_params(&w);
-    let after = loss(&fitted.to_params());
+    let prior = start.to_params();
+    let before = model.loss(&data, &prior);
+    let fitted = YariWeights::from_params(&model.fit(&data, &prior, epochs, lr, l2));
+    let after = model.loss(&data, &fitted.to_params());
     Ok((fitted, before, after))
 }
 
@@ -215,9 +101,9 @@ mod tests {
         // Whoever is a yari rook up wins: the fit must value the yari rook more than the
         // start does, and lower the loss.
         let up = "1nnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR";
-        let samples: Vec<YariSample> = [(" b - 1", 1.0), (" w - 1", 0.0)]
+        let samples: Vec<SfenResult> = [(" b - 1", 1.0), (" w - 1", 0.0)]
             .iter()
-            .map(|(rest, result)| YariSample {
+            .map(|(rest, result)| SfenResult {
                 sfen: format!("{up}{rest}"),
                 result: *result,
             })

@@ -1,0 +1,253 @@
+//! What the yari and dai fits share: self-play games whose positions are labelled with the
+//! game's result, the `sfen<TAB>result` files they are kept in, and the logistic regression of
+//! the results on an evaluation's parameters.
+
+use super::selfplay::Rng;
+use crate::game::Game;
+use crate::search::{Limits, Outcome, Report, Score, SearchOptions, Searcher};
+use crate::shogi::Color;
+
+/// A position from a game and the game's result from its side to move's view (1, 0.5, 0).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SfenResult {
+    pub sfen: String,
+    pub result: f64,
+}
+
+/// Black's result when `winner` wins.
+pub fn black_result(winner: Color) -> f64 {
+    match winner {
+        Color::Black => 1.0,
+        Color::White => 0.0,
+    }
+}
+
+/// How the self-play games are played.
+pub struct SelfPlay {
+    /// Nodes a move, up to half as many again drawn at random.
+    pub nodes: u64,
+    /// Random legal moves from the start before the engine plays.
+    pub random_plies: usize,
+    /// A search score this large (or a mate) for the side to move ends the game as its win.
+    pub adjudicate: i32,
+}
+
+/// Plays `games` games of `evaluator` against itself from `start()` and returns the positions
+/// not in check, each labelled with the result from its side to move's view. Before every
+/// move `game_over` may end the game with Black's result (the game's own rules and ply cap);
+/// it also ends when the mover has no move (a loss) or a score reaches `play.adjudicate`.
+pub fn generate<G: Game>(
+    start: impl Fn() -> G,
+    evaluator: &G::Evaluator,
+    games: usize,
+    play: &SelfPlay,
+    rng: &mut Rng,
+    game_over: impl Fn(&G) -> Option<f64>,
+) -> Vec<SfenResult> {
+    let mut searcher = Searcher::new(16);
+    let opts = SearchOptions {
+        threads: 1,
+        ..SearchOptions::default()
+    };
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = start();
+        for _ in 0..play.random_plies {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+        }
+        searcher.new_game();
+        let mut seen: Vec<(String, Color)> = Vec::new();
+        let black = loop {
+            if let Some(result) = game_over(&pos) {
+                break result;
+            }
+            let limits = Limits {
+                nodes: Some(play.nodes + rng.below(play.nodes / 2 + 1)),
+                ..Limits::default()
+            };
+            let mut score = 0;
+            let outcome =
+                searcher.think_game(&pos, evaluator, &limits, &opts, &mut |r: Report<
+                    G::Move,
+                >| {
+                    if let Report::Pv(info) = r {
+                        score = match info.score {
+                            Score::Cp(v) => v,
+                            Score::Mate(n) if n > 0 => play.adjudicate,
+                            Score::Mate(_) => -play.adjudicate,
+                        };
+                    }
+                });
+            let mover = pos.side_to_move();
+            let Outcome::Move { best, .. } = outcome else {
+                break black_result(mover.flip());
+            };
+            if score.abs() >= play.adjudicate {
+                break black_result(if score > 0 { mover } else { mover.flip() });
+            }
+            if !pos.in_check() {
+                seen.push((pos.to_sfen(), mover));
+            }
+            pos.do_move(best);
+        };
+        out.extend(seen.into_iter().map(|(sfen, side)| SfenResult {
+            sfen,
+            result: if side == Color::Black {
+                black
+            } else {
+                1.0 - black
+            },
+        }));
+    }
+    out
+}
+
+/// Reads `sfen<TAB>result` lines, as `write_sfen_results` writes them; `name` is for the errors.
+pub fn read_sfen_results(text: &str, name: &str) -> Result<Vec<SfenResult>, String> {
+    text.lines()
+        .enumerate()
+        .map(|(i, line)| {
+            let (sfen, result) = line
+                .split_once('\t')
+                .ok_or_else(|| format!("{name}:{}: expected sfen<TAB>result", i + 1))?;
+            let result: f64 = result
+                .trim()
+                .parse()
+                .map_err(|_| format!("{name}:{}: bad result", i + 1))?;
+            Ok(SfenResult {
+                sfen: sfen.to_string(),
+                result,
+            })
+        })
+        .collect()
+}
+
+/// Writes `sfen<TAB>result` lines.
+pub fn write_sfen_results(samples: &[SfenResult]) -> String {
+    samples
+        .iter()
+        .map(|s| format!("{}\t{}\n", s.sfen, s.result))
+        .collect()
+}
+
+/// Each sample's features (by `features`, which parses the SFEN) with its result; an error
+/// names the SFEN, and no samples at all is an error too.
+pub fn featurize<F>(
+    samples: &[SfenResult],
+    features: impl Fn(&str) -> Result<F, String>,
+) -> Result<Vec<(F, f64)>, String> {
+    let data: Vec<(F, f64)> = samples
+        .iter()
+        .map(|s| {
+            features(&s.sfen)
+                .map(|f| (f, s.result))
+                .map_err(|e| format!("{}: {e}", s.sfen))
+        })
+        .collect::<Result<_, _>>()?;
+    if data.is_empty() {
+        return Err("no samples".into());
+    }
+    Ok(data)
+}
+
+/// A position's features along which the evaluation is linear in its parameters.
+pub trait Linear {
+    fn linear(&self) -> &[f64];
+}
+
+impl Linear for Vec<f64> {
+    fn linear(&self) -> &[f64] {
+        self
+    }
+}
+
+/// The evaluation as a function of the parameters: `value(w, f)` is linear in `w` along
+/// `f.linear()`, but for terms the fit holds fixed.
+pub struct Model<V> {
+    pub value: V,
+    /// Internal units: a value `v` means a winning probability of `1 / (1 + exp(-v / scale))`.
+    pub scale: f64,
+}
+
+impl<V> Model<V> {
+    fn probability<F>(&self, w: &[f64], f: &F) -> f64
+    where
+        V: Fn(&[f64], &F) -> f64,
+    {
+        1.0 / (1.0 + (-(self.value)(w, f) / self.scale).exp())
+    }
+
+    /// The mean cross-entropy between the results and the predicted probabilities.
+    pub fn loss<F>(&self, data: &[(F, f64)], w: &[f64]) -> f64
+    where
+        V: Fn(&[f64], &F) -> f64,
+    {
+        let mut total = 0.0;
+        for (f, y) in data {
+            let p = self.probability(w, f).clamp(1e-9, 1.0 - 1e-9);
+            total -= y * p.ln() + (1.0 - y) * (1.0 - p).ln();
+        }
+        total / data.len() as f64
+    }
+
+    /// Minimises `loss` plus an L2 pull of strength `l2` towards `prior` (so that rare features
+    /// keep their starting values) by full-batch Adam, starting from `prior`.
+    pub fn fit<F: Linear>(
+        &self,
+        data: &[(F, f64)],
+        prior: &[f64],
+        epochs: usize,
+        lr: f64,
+        l2: f64,
+    ) -> Vec<f64>
+    where
+        V: Fn(&[f64], &F) -> f64,
+    {
+        let n_params = prior.len();
+        let mut w = prior.to_vec();
+        let (mut m, mut v) = (vec![0.0; n_params], vec![0.0; n_params]);
+        let (b1, b2) = (0.9f64, 0.999f64);
+        for t in 1..=epochs {
+            let mut g = vec![0.0; n_params];
+            for (f, y) in data {
+                let d = (self.probability(&w, f) - y) / self.scale;
+                for (gi, fi) in g.iter_mut().zip(f.linear()) {
+                    *gi += d * fi;
+                }
+            }
+            let n = data.len() as f64;
+            for i in 0..n_params {
+                let gi = g[i] / n + l2 * (w[i] - prior[i]);
+                m[i] = b1 * m[i] + (1.0 - b1) * gi;
+                v[i] = b2 * v[i] + (1.0 - b2) * gi * gi;
+                let mh = m[i] / (1.0 - b1.powi(t as i32));
+                let vh = v[i] / (1.0 - b2.powi(t as i32));
+                w[i] -= lr * mh / (vh.sqrt() + 1e-12);
+            }
+        }
+        w
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn samples_are_read_back_and_bad_lines_named() {
+        let text = "a b c\t1\nd e f\t0.5\n";
+        let samples = read_sfen_results(text, "x.tsv").unwrap();
+        assert_eq!(samples[1].sfen, "d e f");
+        assert_eq!(samples[1].result, 0.5);
+        assert_eq!(
+            read_sfen_results(&write_sfen_results(&samples), "y").unwrap(),
+            samples
+        );
+        let e = read_sfen_results("a\t1\nb 0\n", "x.tsv").unwrap_err();
+        assert!(e.contains("x.tsv:2"), "{e}");
+    }
+}
