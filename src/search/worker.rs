@@ -502,7 +502,6 @@ impl<'a, G: Game> Worker<'a, G> {
             let pt = self.pos.piece_to(m);
             self.stack[ply].current = m;
             self.stack[ply].piece_to = Some(pt);
-            let nodes_before = self.nodes;
             self.make_move(m, gives_check, ply);
 
             let mut value;
@@ -565,7 +564,6 @@ impl<'a, G: Game> Worker<'a, G> {
                         rm.score = -VALUE_INFINITE;
                     }
                 }
-                let _ = nodes_before;
             }
 
             if value > best_value {
