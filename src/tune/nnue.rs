@@ -539,13 +539,13 @@ mod tests {
         let mut adam = Adam::new(net.params.len());
         let before = net.loss(&valid, 0.5);
         let cfg = TrainConfig {
-            epochs: 12,
+            epochs: 6,
             batch: 256,
             lr: 2e-3,
             lr_end: 0.1,
             lambda: 0.5,
             seed: 3,
-            decay: 0.0,
+            decay: 20.0,
         };
         let mut last = f64::MAX;
         train(
