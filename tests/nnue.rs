@@ -51,16 +51,19 @@ fn eval_file_loads_networks_and_weights_and_refuses_bad_files_with_one_error() {
             .any(|l| l.starts_with("option name EvalFile type filename")),
         "EvalFile not declared"
     );
-    // The linear evaluation plays until a network wins its match; `nnue` is the embedded one.
+    // The embedded network plays by default ("nnue", or "nnue+linear" for a network trained on
+    // top of the linear evaluation); `nnue` names it.
+    let embedded = kirin::eval::Evaluator::load("nnue").unwrap();
+    assert!(embedded.name().starts_with("nnue"));
     let default = evaluator_in_use(&mut engine);
-    assert_eq!(default, "linear");
+    assert_eq!(default, embedded.name());
     engine.send("setoption name EvalFile value nnue");
     let lines = engine.sync();
     assert!(errors(&lines).is_empty(), "{lines:?}");
-    assert_eq!(evaluator_in_use(&mut engine), "nnue+linear");
+    assert_eq!(evaluator_in_use(&mut engine), embedded.name());
     plays_a_legal_move(&mut engine);
 
-    // A damaged network: one error at isready, the embedded network stays.
+    // A damaged network: one error at isready, the default evaluation plays.
     let mut bytes = std::fs::read("src/eval/nnue/kirin.nnue").unwrap();
     let n = bytes.len();
     bytes[n / 2] ^= 0x55;

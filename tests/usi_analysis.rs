@@ -385,15 +385,28 @@ fn output_options_exist_and_shape_the_output() {
     check_search(&before, &best, &moves, 1);
     let depths: Vec<Option<u32>> = pv_lines(&before).iter().map(|(_, f)| depth_of(f)).collect();
     assert_eq!(depths, [Some(1), Some(8)], "{before:?}");
-    // Analysis mode reports every iteration whatever the interval, with variations extended
-    // from the hash table: some line reaches past its depth.
+    // Analysis mode reports every iteration whatever the interval.
     engine.send("setoption name ConsiderationMode value true");
     engine.send("go depth 8");
     let (best, before) = engine.search_result();
     check_search(&before, &best, &moves, 1);
-    let pv = pv_lines(&before);
-    let depths: Vec<u32> = pv.iter().filter_map(|(_, f)| depth_of(f)).collect();
+    let deep = pv_lines(&before);
+    let depths: Vec<u32> = deep.iter().filter_map(|(_, f)| depth_of(f)).collect();
     assert_eq!(depths, (1..=8).collect::<Vec<u32>>(), "{before:?}");
+    // Its variations are extended from the hash table: two plies into the line just found,
+    // whose positions the table holds with their best moves, a search of depth 3 reports
+    // lines that go on past its depth.
+    let line = pv_of(&deep[7].1).unwrap().clone();
+    assert!(line.len() >= 8, "{before:?}");
+    engine.send(&format!(
+        "position startpos moves 7g7f 3c3d {} {}",
+        line[0], line[1]
+    ));
+    engine.send("go depth 3");
+    let moves: Vec<String> = [&moves[..], &line[..2]].concat();
+    let (best, before) = engine.search_result();
+    check_search(&before, &best, &moves, 1);
+    let pv = pv_lines(&before);
     assert!(
         pv.iter()
             .any(|(_, f)| pv_of(f).unwrap().len() > depth_of(f).unwrap() as usize + 2),

@@ -145,9 +145,11 @@ impl Marks {
         Ok(Marks(values))
     }
 
-    /// The mark for a loss of `loss` (a fraction, 0..=1) of winning probability.
+    /// The mark for a loss of `loss` (a fraction, 0..=1) of winning probability. The loss is
+    /// compared as the records and the JSON print it, in hundredths of a percent, so that a
+    /// reader who checks a printed loss against the thresholds finds the same mark.
     pub fn mark(&self, loss: f64) -> Mark {
-        let percent = loss * 100.0;
+        let percent = (loss * 10_000.0).round() / 100.0;
         let m = &self.0;
         if percent >= m[3] {
             Mark::Blunder
@@ -194,6 +196,9 @@ mod tests {
         assert_eq!(m.mark(0.15), Mark::Dubious);
         assert_eq!(m.mark(0.2), Mark::Mistake);
         assert_eq!(m.mark(0.7), Mark::Blunder);
+        // As printed: 19.9999 % is 20.00 %, a mistake; 19.994 % is 19.99 %, dubious.
+        assert_eq!(m.mark(0.199_999), Mark::Mistake);
+        assert_eq!(m.mark(0.199_94), Mark::Dubious);
         assert_eq!(
             Marks::parse("1, 2,3,4").unwrap(),
             Marks([1.0, 2.0, 3.0, 4.0])

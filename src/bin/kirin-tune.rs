@@ -19,7 +19,7 @@ const USAGE: &str = "usage:
                    [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
   kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
-                   [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL]
+                   [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL] [--decay X]
                    [--base linear]
   kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
   kirin-tune yari-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
@@ -267,6 +267,7 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         lr_end: a.num("lr-end", 0.05)?,
         lambda,
         seed: a.num("seed", 1)?,
+        decay: a.num("decay", 0.0)?,
     };
     let checkpoint = a.0.get("checkpoint").cloned();
     let resume: bool = a.num("resume", false)?;

@@ -1,6 +1,6 @@
 //! Evaluation: the neural network (`nnue`), the linear evaluation (`linear`), or their sum, as
-//! the network's file says. The engine plays with the linear evaluation until a network beats it
-//! in games; `EvalFile nnue` selects the embedded network. The searcher owns an `Evaluator` and hands it to every thread; each
+//! the network's file says. The engine plays with the embedded network, which beat the linear
+//! evaluation in games; `EvalFile linear` selects the linear evaluation. The searcher owns an `Evaluator` and hands it to every thread; each
 //! thread keeps an `EvalStack`, the incremental state along its current line (an accumulator
 //! and a linear piece part per ply), pushed after each move.
 
@@ -52,10 +52,11 @@ fn embedded_network() -> Option<Arc<Network>> {
 }
 
 impl Default for Evaluator {
-    /// What kirin plays with unless told otherwise: the linear evaluation, until a network wins
-    /// its match against it (tuning/README.md, "Rounds"); the embedded network is `nnue`.
+    /// What kirin plays with unless told otherwise: the embedded network, which won its match
+    /// against the linear evaluation (tuning/README.md, "Rounds"); the linear evaluation if the
+    /// network were unusable.
     fn default() -> Self {
-        Evaluator::linear()
+        Evaluator::embedded_network().unwrap_or_else(|_| Evaluator::linear())
     }
 }
 

@@ -1,14 +1,15 @@
 //! Training the network: a float copy of `(2344 -> h) x 2 -> 1` fitted by Adam to the blend
 //! `lambda * result + (1 - lambda) * sigmoid(score / CP_PER_LOGIT)`, the prediction being
-//! `sigmoid(output)`. Positions are stored as Black's list of active inputs; White's list is its
-//! image under `flip_input`, and each epoch half of the positions are seen mirrored left to right.
+//! `sigmoid(output)`. Positions are stored as both sides' lists of active inputs (each in its own
+//! king's bucket), and each epoch half of the positions are seen mirrored left to right.
 //! The first layer's gradient is sparse (40 rows per position), so each thread accumulates into
 //! its own dense buffer and the buffers are summed once per batch.
 
 use super::read_labelled;
 use crate::eval::CP_PER_LOGIT;
 use crate::eval::linear::Weights;
-use crate::eval::nnue::features::{self, flip_input, mirror_input};
+use crate::eval::nnue::features::BUCKET_INPUTS;
+use crate::eval::nnue::features::{self, mirror_input};
 use crate::eval::nnue::{HIDDEN, INPUTS, MAX_ACTIVE, Network, QA, QB};
 use crate::shogi::Color;
 use rayon::prelude::*;
@@ -20,8 +21,8 @@ const OUT_CLIP: f32 = 8.0;
 /// One training position.
 #[derive(Clone, Debug)]
 pub struct Labelled {
-    /// Active inputs from Black's point of view; `n` of them are used.
-    inputs: [u16; MAX_ACTIVE],
+    /// Active inputs from each side's point of view (Black's, White's); `n` of each are used.
+    inputs: [[u16; MAX_ACTIVE]; 2],
     n: u8,
     white_to_move: bool,
     /// Search score from the side to move's view, in engine units.
@@ -36,14 +37,17 @@ pub struct Labelled {
 
 impl Labelled {
     pub fn new(pos: &crate::shogi::Position, score: f64, result: f64, game: u32) -> Labelled {
-        let mut inputs = [0u16; MAX_ACTIVE];
+        let mut inputs = [[0u16; MAX_ACTIVE]; 2];
         let mut n = 0;
-        features::active(pos, Color::Black, |i| {
-            if n < MAX_ACTIVE {
-                inputs[n] = i as u16;
-                n += 1;
-            }
-        });
+        for p in Color::ALL {
+            n = 0;
+            features::active(pos, p, |i| {
+                if n < MAX_ACTIVE {
+                    inputs[p.index()][n] = i as u16;
+                    n += 1;
+                }
+            });
+        }
         Labelled {
             inputs,
             n: n as u8,
@@ -58,15 +62,11 @@ impl Labelled {
     /// The inputs of the side to move's perspective and of the other, optionally mirrored.
     fn perspectives(&self, mirror: bool) -> ([u16; MAX_ACTIVE], [u16; MAX_ACTIVE], usize) {
         let n = usize::from(self.n);
-        let mut black = self.inputs;
+        let [mut black, mut white] = self.inputs;
         if mirror {
-            for x in &mut black[..n] {
+            for x in black[..n].iter_mut().chain(&mut white[..n]) {
                 *x = mirror_input(usize::from(*x)) as u16;
             }
-        }
-        let mut white = [0u16; MAX_ACTIVE];
-        for (w, b) in white.iter_mut().zip(&black[..n]) {
-            *w = flip_input(usize::from(*b)) as u16;
         }
         if self.white_to_move {
             (white, black, n)
@@ -99,7 +99,11 @@ fn sigmoid(x: f32) -> f32 {
 }
 
 /// The float network: its parameters in one vector, laid out as `ft_weights` (INPUTS rows of
-/// `h`), `ft_bias` (h), `out_weights` (2h: side to move's half first), `out_bias` (1).
+/// `h`), the shared rows (BUCKET_INPUTS rows of `h`), `ft_bias` (h), `out_weights` (2h: side to
+/// move's half first), `out_bias` (1). An input's weight is its own row plus the shared row of
+/// the same piece and square in no particular king bucket: what a piece is worth anywhere is
+/// learnt from every position, and each bucket's rows learn only how its king changes that.
+/// The export adds the shared rows into every bucket's.
 #[derive(Clone, Debug)]
 pub struct FloatNet {
     pub h: usize,
@@ -110,13 +114,19 @@ pub struct FloatNet {
 
 impl FloatNet {
     fn len(h: usize) -> usize {
-        INPUTS * h + h + 2 * h + 1
+        (INPUTS + BUCKET_INPUTS) * h + h + 2 * h + 1
     }
     fn ft_bias_at(&self) -> usize {
-        INPUTS * self.h
+        (INPUTS + BUCKET_INPUTS) * self.h
     }
     fn out_at(&self) -> usize {
-        INPUTS * self.h + self.h
+        self.ft_bias_at() + self.h
+    }
+    /// The two rows of input `i`: its own and the shared one.
+    #[inline]
+    fn rows_of(&self, i: u16) -> [usize; 2] {
+        let i = usize::from(i);
+        [i * self.h, (INPUTS + i % BUCKET_INPUTS) * self.h]
     }
 
     /// Small random weights (seeded), zero biases.
@@ -130,10 +140,11 @@ impl FloatNet {
             params: vec![],
             adds_linear: false,
         };
-        let (b_at, o_at) = (net.ft_bias_at(), net.out_at());
+        let o_at = net.out_at();
+        // Random bucket rows and output weights; the shared rows and the biases start at zero.
         for (i, p) in params.iter_mut().enumerate() {
             let u = rng.unit() as f32 * 2.0 - 1.0;
-            if i < b_at {
+            if i < INPUTS * h {
                 *p = u * ft_range;
             } else if i >= o_at && i < o_at + 2 * h {
                 *p = u * out_range;
@@ -153,9 +164,10 @@ impl FloatNet {
         for (half, inputs) in acc.chunks_exact_mut(h).zip([us, them]) {
             half.copy_from_slice(bias);
             for &i in inputs {
-                let row = &self.params[usize::from(i) * h..usize::from(i) * h + h];
-                for (a, w) in half.iter_mut().zip(row) {
-                    *a += w;
+                for at in self.rows_of(i) {
+                    for (a, w) in half.iter_mut().zip(&self.params[at..at + h]) {
+                        *a += w;
+                    }
                 }
             }
         }
@@ -207,9 +219,10 @@ impl FloatNet {
                 *gb += d;
             }
             for &i in inputs {
-                let row = &mut grad[usize::from(i) * h..usize::from(i) * h + h];
-                for (gw, d) in row.iter_mut().zip(half) {
-                    *gw += d;
+                for at in self.rows_of(i) {
+                    for (gw, d) in grad[at..at + h].iter_mut().zip(half) {
+                        *gw += d;
+                    }
                 }
             }
         }
@@ -251,12 +264,13 @@ impl FloatNet {
         for (b, x) in bias.iter_mut().zip(&self.params[self.ft_bias_at()..]) {
             *b = q(*x, QA);
         }
-        let weights = self.params[..INPUTS * HIDDEN]
-            .chunks_exact(HIDDEN)
-            .map(|row| {
+        let weights = (0..INPUTS as u16)
+            .map(|i| {
+                let [own, shared] = self.rows_of(i);
                 let mut r = [0i16; HIDDEN];
-                for (w, x) in r.iter_mut().zip(row) {
-                    *w = q(*x, QA);
+                for (k, w) in r.iter_mut().enumerate() {
+                    let x = self.params[own + k] + self.params[shared + k];
+                    *w = q(x.clamp(-FT_CLIP, FT_CLIP), QA);
                 }
                 r
             })
@@ -377,6 +391,10 @@ pub struct TrainConfig {
     pub lr_end: f32,
     pub lambda: f32,
     pub seed: u64,
+    /// Decoupled weight decay of the king buckets' own rows (not the shared ones), per unit of
+    /// learning rate: a bucket's rows stay near zero unless many positions pull them away, so
+    /// that a few games cannot be learnt by heart through them.
+    pub decay: f32,
 }
 
 /// Trains `net` from epoch `first_epoch` on; `after_epoch(net, adam, epoch, train_loss,
@@ -445,6 +463,13 @@ pub fn train(
                     }
                 });
             adam.step(&mut net.params, &first[0], lr);
+            if cfg.decay > 0.0 {
+                let keep = 1.0 - lr * cfg.decay;
+                let own = INPUTS * net.h;
+                net.params[..own]
+                    .par_chunks_mut(1 << 16)
+                    .for_each(|c| c.iter_mut().for_each(|p| *p *= keep));
+            }
             net.clip();
         }
         let train_loss = train_loss / data.len().max(1) as f64;
@@ -520,6 +545,7 @@ mod tests {
             lr_end: 0.1,
             lambda: 0.5,
             seed: 3,
+            decay: 20.0,
         };
         let mut last = f64::MAX;
         train(

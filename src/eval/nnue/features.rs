@@ -1,7 +1,9 @@
 //! The network's inputs: every piece on the board by owner, kind and square, and every piece in
-//! hand as a slot ("the k-th pawn in hand"), each seen from one side's point of view. From White's
-//! side the board is rotated 180 degrees and the owners swap, so one weight matrix serves both.
-//! With the full set of 40 pieces exactly 40 inputs are on per perspective.
+//! hand as a slot ("the k-th pawn in hand"), each seen from one side's point of view and placed
+//! in the block of that side's king bucket (where its own king stands, in `KING_BUCKETS`
+//! regions), so that the network can value a piece by where it stands against its own king.
+//! From White's side the board is rotated 180 degrees and the owners swap, so one weight matrix
+//! serves both. With the full set of 40 pieces exactly 40 inputs are on per perspective.
 
 use crate::shogi::{Color, Move, PieceType, Position, Square};
 
@@ -13,7 +15,14 @@ const HAND_SLOTS: [usize; 7] = [18, 4, 4, 4, 2, 2, 4];
 const HAND_INPUTS_PER_SIDE: usize = 38;
 /// Offset of each hand kind's first slot, indexed by `PieceType` value (0 unused).
 const HAND_OFFSET: [usize; 8] = [0, 0, 18, 22, 26, 30, 32, 34];
-pub const INPUTS: usize = BOARD_INPUTS + 2 * HAND_INPUTS_PER_SIDE;
+/// Inputs of one king bucket: the board and both hands.
+pub const BUCKET_INPUTS: usize = BOARD_INPUTS + 2 * HAND_INPUTS_PER_SIDE;
+/// Regions of the own king's square (seen from its owner's side): the left, centre and right
+/// three files, times the back rank, the second rank, the third rank and the rest of the board
+/// (a king that has left its camp). Castles differ in exactly these terms, and a region keeps
+/// enough positions per weight for the data a few rounds of self-play give.
+pub const KING_BUCKETS: usize = 12;
+pub const INPUTS: usize = KING_BUCKETS * BUCKET_INPUTS;
 /// Inputs on at most, per perspective: one per piece.
 pub const MAX_ACTIVE: usize = 40;
 
@@ -22,69 +31,143 @@ fn relative(perspective: Color, owner: Color) -> usize {
     usize::from(perspective != owner)
 }
 
-/// Input of a piece of `owner` and `kind` on `sq`, seen by `perspective`.
+/// The square as `perspective` sees it: White's view is the board rotated.
 #[inline]
-pub fn board_input(perspective: Color, owner: Color, kind: PieceType, sq: Square) -> usize {
-    let sq = if perspective == Color::Black {
+fn seen(perspective: Color, sq: Square) -> Square {
+    if perspective == Color::Black {
         sq
     } else {
         sq.flip()
-    };
-    (relative(perspective, owner) * KINDS + kind.index() - 1) * Square::NUM + sq.index()
+    }
 }
 
-/// Input of the `slot`-th (from 0) piece of `kind` in `owner`'s hand, seen by `perspective`.
+/// The king bucket of a king on `sq` (in its owner's view), by file group and rank group.
 #[inline]
-pub fn hand_input(perspective: Color, owner: Color, kind: PieceType, slot: u32) -> usize {
+fn bucket_of_square(sq: usize) -> usize {
+    const FILE_GROUP: [usize; 9] = [0, 0, 0, 1, 1, 1, 2, 2, 2];
+    const RANK_GROUP: [usize; 9] = [3, 3, 3, 3, 3, 3, 2, 1, 0];
+    let (file0, rank0) = (sq / 9, sq % 9);
+    RANK_GROUP[rank0] * 3 + FILE_GROUP[file0]
+}
+
+/// The block of inputs `perspective` uses in `pos`: its own king's bucket. A position without
+/// that king (a mate problem's attacker) uses the bucket of the king's home square.
+#[inline]
+pub fn king_bucket(pos: &Position, perspective: Color) -> usize {
+    match pos.king_square(perspective) {
+        Some(k) => bucket_of_square(seen(perspective, k).index()),
+        None => bucket_of_square(4 * 9 + 8),
+    }
+}
+
+/// Input of a piece of `owner` and `kind` on `sq`, seen by `perspective` in king bucket `bucket`.
+#[inline]
+pub fn board_input(
+    perspective: Color,
+    bucket: usize,
+    owner: Color,
+    kind: PieceType,
+    sq: Square,
+) -> usize {
+    let sq = seen(perspective, sq);
+    bucket * BUCKET_INPUTS
+        + (relative(perspective, owner) * KINDS + kind.index() - 1) * Square::NUM
+        + sq.index()
+}
+
+/// Input of the `slot`-th (from 0) piece of `kind` in `owner`'s hand, seen by `perspective` in
+/// king bucket `bucket`.
+#[inline]
+pub fn hand_input(
+    perspective: Color,
+    bucket: usize,
+    owner: Color,
+    kind: PieceType,
+    slot: u32,
+) -> usize {
     let k = kind.index();
     let slot = (slot as usize).min(HAND_SLOTS[k - 1] - 1);
-    BOARD_INPUTS + relative(perspective, owner) * HAND_INPUTS_PER_SIDE + HAND_OFFSET[k] + slot
+    bucket * BUCKET_INPUTS
+        + BOARD_INPUTS
+        + relative(perspective, owner) * HAND_INPUTS_PER_SIDE
+        + HAND_OFFSET[k]
+        + slot
 }
 
 /// Every input that is on in `pos` from `perspective`.
 pub fn active(pos: &Position, perspective: Color, mut f: impl FnMut(usize)) {
+    let bucket = king_bucket(pos, perspective);
     for owner in Color::ALL {
         let mut bb = pos.pieces_of(owner);
         while let Some(sq) = bb.pop() {
-            f(board_input(perspective, owner, pos.piece_on(sq).kind(), sq));
+            f(board_input(
+                perspective,
+                bucket,
+                owner,
+                pos.piece_on(sq).kind(),
+                sq,
+            ));
         }
         let hand = pos.hand(owner);
         for kind in PieceType::HAND {
             for slot in 0..hand.count(kind) {
-                f(hand_input(perspective, owner, kind, slot));
+                f(hand_input(perspective, bucket, owner, kind, slot));
             }
         }
     }
 }
 
-/// The inputs that the last move of `pos` turned off and on, for `perspective`. At most two of
-/// each: the moved piece leaves its square (or its hand slot) and arrives, and a captured piece
-/// leaves the board and fills a hand slot. `None` when the position has no last move.
-pub fn changes(pos: &Position, perspective: Color) -> Option<Changes> {
+/// What the last move of `pos` did to `perspective`'s inputs.
+pub enum Update {
+    /// No move was made (a null move): the inputs are the parent's.
+    Same,
+    /// The perspective's own king changed bucket: every input moved to another block.
+    Refresh,
+    /// At most two inputs off and two on: the moved piece leaves its square (or its hand slot)
+    /// and arrives, and a captured piece leaves the board and fills a hand slot.
+    Delta(Changes),
+}
+
+/// How the last move of `pos` changed the inputs of `perspective`.
+pub fn changes(pos: &Position, perspective: Color) -> Update {
     let m: Move = pos.last_move();
     if m.is_none() {
-        return None;
+        return Update::Same;
     }
     let to = m.to();
     let moved = pos.piece_on(to);
     let us = moved.color();
+    let bucket = king_bucket(pos, perspective);
+    if moved.kind() == PieceType::King
+        && us == perspective
+        && bucket_of_square(seen(perspective, m.from()).index()) != bucket
+    {
+        return Update::Refresh;
+    }
     let mut c = Changes::default();
     if m.is_drop() {
         let kind = m.dropped();
-        c.off(hand_input(perspective, us, kind, pos.hand(us).count(kind)));
-        c.on(board_input(perspective, us, kind, to));
+        c.off(hand_input(
+            perspective,
+            bucket,
+            us,
+            kind,
+            pos.hand(us).count(kind),
+        ));
+        c.on(board_input(perspective, bucket, us, kind, to));
     } else {
         let before = if m.is_promotion() {
             moved.kind().unpromote()
         } else {
             moved.kind()
         };
-        c.off(board_input(perspective, us, before, m.from()));
-        c.on(board_input(perspective, us, moved.kind(), to));
+        c.off(board_input(perspective, bucket, us, before, m.from()));
+        c.on(board_input(perspective, bucket, us, moved.kind(), to));
         let captured = pos.captured_piece();
         if captured.is_some() {
             c.off(board_input(
                 perspective,
+                bucket,
                 captured.color(),
                 captured.kind(),
                 to,
@@ -92,13 +175,14 @@ pub fn changes(pos: &Position, perspective: Color) -> Option<Changes> {
             let kind = captured.kind().unpromote();
             c.on(hand_input(
                 perspective,
+                bucket,
                 us,
                 kind,
                 pos.hand(us).count(kind) - 1,
             ));
         }
     }
-    Some(c)
+    Update::Delta(c)
 }
 
 #[derive(Default, Debug, Clone, Copy)]
@@ -120,30 +204,20 @@ impl Changes {
     }
 }
 
-/// The same input seen by the other side: board rotated, owners swapped. Used by the trainer,
-/// which stores one perspective and derives the other.
-pub fn flip_input(i: usize) -> usize {
-    if i < BOARD_INPUTS {
-        let (rel_kind, sq) = (i / Square::NUM, i % Square::NUM);
-        let (rel, kind) = (rel_kind / KINDS, rel_kind % KINDS);
-        ((1 - rel) * KINDS + kind) * Square::NUM + (Square::NUM - 1 - sq)
-    } else {
-        let j = i - BOARD_INPUTS;
-        let (rel, slot) = (j / HAND_INPUTS_PER_SIDE, j % HAND_INPUTS_PER_SIDE);
-        BOARD_INPUTS + (1 - rel) * HAND_INPUTS_PER_SIDE + slot
-    }
-}
-
-/// The same input with the board mirrored left to right (file f becomes file 10 - f): shogi's
-/// rules are symmetric that way, so a mirrored position is an equally valid training sample.
+/// The same input with the board mirrored left to right (file f becomes file 10 - f), the king
+/// bucket with it: shogi's rules are symmetric that way, so a mirrored position is an equally
+/// valid training sample.
 pub fn mirror_input(i: usize) -> usize {
-    if i < BOARD_INPUTS {
-        let (rest, sq) = (i / Square::NUM, i % Square::NUM);
+    const MIRROR_BUCKET: [usize; KING_BUCKETS] = [2, 1, 0, 5, 4, 3, 8, 7, 6, 11, 10, 9];
+    let (bucket, j) = (i / BUCKET_INPUTS, i % BUCKET_INPUTS);
+    let j = if j < BOARD_INPUTS {
+        let (rest, sq) = (j / Square::NUM, j % Square::NUM);
         let (file0, rank0) = (sq / 9, sq % 9);
         rest * Square::NUM + (8 - file0) * 9 + rank0
     } else {
-        i
-    }
+        j
+    };
+    MIRROR_BUCKET[bucket] * BUCKET_INPUTS + j
 }
 
 #[cfg(test)]
@@ -175,27 +249,143 @@ mod tests {
         assert_eq!(n, MAX_ACTIVE);
     }
 
+    /// An SFEN board mirrored left to right; with `rotate` also turned upside down with the
+    /// owners swapped, which together is the board rotated 180 degrees.
+    fn transform_board(board: &str, rotate: bool) -> String {
+        let mut rows: Vec<Vec<String>> = board
+            .split('/')
+            .map(|row| {
+                let mut cells = Vec::new();
+                let mut plus = false;
+                for ch in row.chars() {
+                    if ch == '+' {
+                        plus = true;
+                    } else if let Some(d) = ch.to_digit(10) {
+                        cells.extend((0..d).map(|_| String::new()));
+                    } else {
+                        let c = if rotate {
+                            if ch.is_ascii_uppercase() {
+                                ch.to_ascii_lowercase()
+                            } else {
+                                ch.to_ascii_uppercase()
+                            }
+                        } else {
+                            ch
+                        };
+                        cells.push(format!("{}{c}", if plus { "+" } else { "" }));
+                        plus = false;
+                    }
+                }
+                cells.reverse();
+                cells
+            })
+            .collect();
+        if rotate {
+            rows.reverse();
+        }
+        let row_text = |cells: &Vec<String>| {
+            let mut out = String::new();
+            let mut empty = 0;
+            for c in cells {
+                if c.is_empty() {
+                    empty += 1;
+                } else {
+                    if empty > 0 {
+                        out += &empty.to_string();
+                        empty = 0;
+                    }
+                    out += c;
+                }
+            }
+            if empty > 0 {
+                out += &empty.to_string();
+            }
+            out
+        };
+        rows.iter().map(row_text).collect::<Vec<_>>().join("/")
+    }
+
+    /// The position turned around (White's pieces become Black's) or mirrored left to right.
+    fn transformed(pos: &Position, rotate: bool) -> Position {
+        let sfen = pos.to_sfen();
+        let f: Vec<&str> = sfen.split(' ').collect();
+        let board = transform_board(f[0], rotate);
+        let (side, hand) = if rotate {
+            let side = if f[1] == "b" { "w" } else { "b" };
+            let hand: String = f[2]
+                .chars()
+                .map(|c| {
+                    if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    }
+                })
+                .collect();
+            (side.to_string(), hand)
+        } else {
+            (f[1].to_string(), f[2].to_string())
+        };
+        Position::from_sfen(&format!("{board} {side} {hand} 1")).unwrap()
+    }
+
+    fn inputs(pos: &Position, p: Color, map: impl Fn(usize) -> usize) -> Vec<usize> {
+        let mut v = Vec::new();
+        active(pos, p, |i| v.push(map(i)));
+        v.sort_unstable();
+        v
+    }
+
     #[test]
-    fn flip_maps_one_perspective_onto_the_other_and_mirror_is_an_involution() {
+    fn each_side_sees_the_position_turned_around_as_the_other_and_mirroring_agrees() {
         let mut pos = Position::startpos();
         let mut rng = crate::tune::selfplay::Rng(3);
-        for _ in 0..120 {
+        let mut buckets = [false; KING_BUCKETS];
+        for _ in 0..160 {
             let moves = legal_moves(&pos);
             if moves.is_empty() {
                 break;
             }
             pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
-            let mut black = Vec::new();
-            let mut white = Vec::new();
-            active(&pos, Color::Black, |i| black.push(flip_input(i)));
-            active(&pos, Color::White, |i| white.push(i));
-            black.sort_unstable();
-            white.sort_unstable();
-            assert_eq!(black, white, "{}", pos.to_sfen());
-            for i in 0..INPUTS {
-                assert_eq!(mirror_input(mirror_input(i)), i);
-                assert_eq!(flip_input(flip_input(i)), i);
+            let turned = transformed(&pos, true);
+            let mirrored = transformed(&pos, false);
+            for p in Color::ALL {
+                buckets[king_bucket(&pos, p)] = true;
+                assert_eq!(
+                    inputs(&pos, p, |i| i),
+                    inputs(&turned, !p, |i| i),
+                    "{}",
+                    pos.to_sfen()
+                );
+                assert_eq!(
+                    inputs(&pos, p, mirror_input),
+                    inputs(&mirrored, p, |i| i),
+                    "{}",
+                    pos.to_sfen()
+                );
             }
         }
+        for i in (0..INPUTS).step_by(7) {
+            assert_eq!(mirror_input(mirror_input(i)), i);
+        }
+        // Random games walk the kings about: the test saw several buckets, not one.
+        assert!(buckets.iter().filter(|&&b| b).count() >= 4, "{buckets:?}");
+    }
+
+    #[test]
+    fn buckets_split_the_files_in_three_and_the_ranks_by_camp() {
+        let bucket = |sfen: &str, p: Color| king_bucket(&Position::from_sfen(sfen).unwrap(), p);
+        // Both kings at home: the centre file, back rank, for either side.
+        let start = "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1";
+        assert_eq!(bucket(start, Color::Black), 1);
+        assert_eq!(bucket(start, Color::White), 1);
+        // Black's king on 1i (the right-hand corner from Black's side) and White's on 9a: each
+        // is in the same corner from its own side.
+        let corner = "k8/9/9/9/9/9/9/9/8K b - 1";
+        assert_eq!(bucket(corner, Color::Black), bucket(corner, Color::White));
+        // A king in the enemy camp is in the last rank group, different from the home buckets.
+        let entered = "4K4/9/9/9/9/9/9/9/4k4 b - 1";
+        assert_eq!(bucket(entered, Color::Black), 10);
+        assert_ne!(bucket(entered, Color::Black), bucket(start, Color::Black));
     }
 }

@@ -10,12 +10,12 @@ const VERSION: u32 = 1;
 
 /// What the parameters mean; a file made for another layout is refused, not misread.
 pub const ARCHITECTURE: &str = concat!(
-    "psq-hand 2344 -> 256 x 2 -> 1, clipped relu, ",
+    "king-bucketed psq-hand 12 x 2344 -> 64 x 2 -> 1, clipped relu, ",
     "i16 first layer scaled 255, i16 output scaled 1024"
 );
 
 // The architecture string names the constants; keep them in step.
-const _: () = assert!(INPUTS == 2344 && HIDDEN == 256 && QA == 255 && QB == 1024);
+const _: () = assert!(INPUTS == 12 * 2344 && HIDDEN == 64 && QA == 255 && QB == 1024);
 
 /// What a network that corrects the embedded linear evaluation stores as its base.
 fn linear_base_id() -> u64 {

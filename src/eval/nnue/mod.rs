@@ -1,4 +1,4 @@
-//! The neural evaluation (NNUE): `(2344 -> HIDDEN) x 2 -> 1`. Each side's point of view has its
+//! The neural evaluation (NNUE): `(12 x 2344 -> HIDDEN) x 2 -> 1`. Each side's point of view has its
 //! own half of the hidden layer, an accumulator that the search updates move by move (only the
 //! moved, captured and dropped pieces change inputs). The output reads the side to move's half
 //! first, through a clipped ReLU, with integer weights: i16 in the first layer (scaled by `QA`),
@@ -16,12 +16,12 @@ use super::{CP_PER_LOGIT, Value};
 use crate::shogi::{Color, Position};
 
 /// Neurons per perspective.
-pub const HIDDEN: usize = 256;
+pub const HIDDEN: usize = 64;
 /// Scale of the first layer's weights and of the activation's upper clip (1.0 in the float net).
 pub const QA: i32 = 255;
 /// Scale of the output weights: fine enough that rounding them moves the output by well under
 /// one engine unit (1 / CP_PER_LOGIT of a logit); clipped at 8 in training, so the i32 sum of
-/// 512 products of at most 255 * 8192 cannot overflow.
+/// 128 products of at most 255 * 8192 cannot overflow.
 pub const QB: i32 = 1024;
 
 /// One neuron value per hidden unit: a bias, a weight row, an accumulator half.
@@ -99,27 +99,39 @@ impl Network {
     /// The accumulator of `pos` computed from scratch.
     pub fn refresh(&self, pos: &Position, acc: &mut Accumulator) {
         for p in Color::ALL {
-            let mut rows: [&[i16; HIDDEN]; MAX_ACTIVE] = [&self.ft_bias; MAX_ACTIVE];
-            let mut n = 0;
-            features::active(pos, p, |i| {
-                // More than 40 pieces cannot be set up; ignore any beyond, as a bound.
-                if n < MAX_ACTIVE {
-                    rows[n] = &self.ft_weights[i];
-                    n += 1;
-                }
-            });
-            self.kernel
-                .refresh(&mut acc.0[p.index()], &self.ft_bias, &rows[..n]);
+            self.refresh_perspective(pos, p, acc);
         }
+    }
+
+    /// One perspective's half of the accumulator computed from scratch.
+    fn refresh_perspective(&self, pos: &Position, p: Color, acc: &mut Accumulator) {
+        let mut rows: [&[i16; HIDDEN]; MAX_ACTIVE] = [&self.ft_bias; MAX_ACTIVE];
+        let mut n = 0;
+        features::active(pos, p, |i| {
+            // More than 40 pieces cannot be set up; ignore any beyond, as a bound.
+            if n < MAX_ACTIVE {
+                rows[n] = &self.ft_weights[i];
+                n += 1;
+            }
+        });
+        self.kernel
+            .refresh(&mut acc.0[p.index()], &self.ft_bias, &rows[..n]);
     }
 
     /// The accumulator of `pos` from `parent`, the accumulator before its last move.
     #[inline]
     pub fn update(&self, pos: &Position, parent: &Accumulator, acc: &mut Accumulator) {
         for p in Color::ALL {
-            let Some(c) = features::changes(pos, p) else {
-                acc.clone_from(parent);
-                return;
+            let c = match features::changes(pos, p) {
+                features::Update::Delta(c) => c,
+                features::Update::Same => {
+                    acc.0[p.index()] = parent.0[p.index()];
+                    continue;
+                }
+                features::Update::Refresh => {
+                    self.refresh_perspective(pos, p, acc);
+                    continue;
+                }
             };
             let removed = [
                 &self.ft_weights[c.removed[0]],
@@ -210,7 +222,9 @@ mod tests {
             random_network(1),
         ];
         let mut rng = Rng(99);
-        let mut seen = [0usize; 5]; // drops, captures, promotions, king moves, other moves
+        // Drops, captures, promotions, king moves inside a bucket, other moves, king moves into
+        // another bucket (which refresh that side's half).
+        let mut seen = [0usize; 6];
         for game in 0..60 {
             let mut pos = Position::startpos();
             for _ in 0..160 {
@@ -233,8 +247,15 @@ mod tests {
                         } else {
                             4
                         };
-                        seen[slot] += 1;
+                        let mover = pos.side_to_move();
+                        let bucket = features::king_bucket(&pos, mover);
                         pos.do_move(m);
+                        let slot = if slot == 3 && features::king_bucket(&pos, mover) != bucket {
+                            5
+                        } else {
+                            slot
+                        };
+                        seen[slot] += 1;
                         let mut inc = Accumulator::default();
                         net.update(&pos, &parent, &mut inc);
                         let mut fresh = Accumulator::default();
