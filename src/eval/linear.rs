@@ -215,71 +215,6 @@ mod tests {
         assert_eq!(weights().evaluate_black(&start), 0);
     }
 
-    /// The same position with the board rotated and the colours swapped.
-    fn mirror_sfen(sfen: &str) -> String {
-        let f: Vec<&str> = sfen.split_whitespace().collect();
-        let mut grid: Vec<Vec<String>> = Vec::new();
-        for rank in f[0].split('/') {
-            let mut row = Vec::new();
-            let mut promoted = false;
-            for ch in rank.chars() {
-                if ch == '+' {
-                    promoted = true;
-                } else if let Some(n) = ch.to_digit(10) {
-                    row.extend((0..n).map(|_| String::new()));
-                } else {
-                    let c = if ch.is_ascii_uppercase() {
-                        ch.to_ascii_lowercase()
-                    } else {
-                        ch.to_ascii_uppercase()
-                    };
-                    row.push(if promoted {
-                        format!("+{c}")
-                    } else {
-                        c.to_string()
-                    });
-                    promoted = false;
-                }
-            }
-            grid.push(row);
-        }
-        let mut ranks = Vec::new();
-        for row in grid.iter().rev() {
-            let mut t = String::new();
-            let mut empty = 0;
-            for cell in row.iter().rev() {
-                if cell.is_empty() {
-                    empty += 1;
-                } else {
-                    if empty > 0 {
-                        t.push_str(&empty.to_string());
-                        empty = 0;
-                    }
-                    t.push_str(cell);
-                }
-            }
-            if empty > 0 {
-                t.push_str(&empty.to_string());
-            }
-            ranks.push(t);
-        }
-        let side = if f[1] == "b" { "w" } else { "b" };
-        let hand: String = if f[2] == "-" {
-            "-".into()
-        } else {
-            f[2].chars()
-                .map(|c| {
-                    if c.is_ascii_uppercase() {
-                        c.to_ascii_lowercase()
-                    } else {
-                        c.to_ascii_uppercase()
-                    }
-                })
-                .collect()
-        };
-        format!("{} {side} {hand} {}", ranks.join("/"), f[3])
-    }
-
     /// Positions from random playouts: openings, middlegames with captures and drops, and
     /// endgames with many pieces in hand and exposed kings.
     fn playout_positions(n: usize) -> Vec<Position> {
@@ -328,7 +263,7 @@ mod tests {
         let mut seen = [0usize; TABLES.len()];
         let mut nonzero_bucket = [false; 3]; // ks_attacks, ks_hand_drop, mobility beyond bucket 0
         for pos in &positions {
-            let m = Position::from_sfen(&mirror_sfen(&pos.to_sfen())).unwrap();
+            let m = crate::eval::test_sfen::rotated(pos);
             assert_eq!(
                 weights().evaluate_black(pos),
                 -weights().evaluate_black(&m),

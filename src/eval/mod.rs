@@ -9,6 +9,8 @@ pub mod features;
 pub mod linear;
 pub mod nnue;
 mod scale;
+#[cfg(test)]
+pub(crate) mod test_sfen;
 pub mod yari;
 
 use crate::shogi::Position;
