@@ -607,7 +607,7 @@ def run_match(args) -> dict:
     out = Path(args.out) if args.out else data_dir() / "dai-match" / f"{stamp}-{a.name}-vs-{b.name}".replace("@", "_")
     out.mkdir(parents=True, exist_ok=True)
     meta = {"A": dataclasses.asdict(a), "B": dataclasses.asdict(b), "movetime": args.movetime,
-            "games": args.games, "seed": args.seed, "random_plies": args.random_plies,
+            "games": args.games, "first_game": args.first_game, "seed": args.seed, "random_plies": args.random_plies,
             "openings": [" ".join(o) for o in openings], "max_plies": args.max_plies, "lift": args.lift,
             "judge": judge.cmd[0], "declined_pawn": judge.declined_pawn, "loadavg_start": os.getloadavg(), "start": stamp}
     done = finished_games(out, meta) if args.resume else []
@@ -633,7 +633,7 @@ def run_match(args) -> dict:
         s = tally.summary()
         print(f"resuming after {len(done)} games: W{s['W']} D{s['D']} L{s['L']}", flush=True)
     with open(out / "results.jsonl", "a") as results_f, open(out / "disagreements.jsonl", "a") as dis_f:
-        for i in range(len(done), args.games):
+        for i in range(args.first_game - 1 + len(done), args.games):
             pair, a_black = i // 2, i % 2 == 0
             specs = {BLACK: a, WHITE: b} if a_black else {BLACK: b, WHITE: a}
             res = play_game(judge, specs, openings[pair], args.movetime, args.max_plies,
@@ -679,7 +679,9 @@ def run_match(args) -> dict:
 
 # What must match for a resumed match to go on where the first run stopped.
 # The openings are checked apart: a longer match draws more of them from the same seed.
-RESUME_KEYS = ("A", "B", "movetime", "seed", "random_plies", "max_plies", "lift", "declined_pawn")
+RESUME_KEYS = ("A", "B", "movetime", "first_game", "seed", "random_plies", "max_plies", "lift", "declined_pawn")
+# Keys that records written before the key existed lack, with the value they had.
+RESUME_DEFAULTS = {"first_game": 1}
 
 
 def finished_games(out: Path, meta: dict) -> list:
@@ -693,13 +695,14 @@ def finished_games(out: Path, meta: dict) -> list:
         raise SystemExit(f"--resume: cannot read the match in {out}: {e}")
     new = json.loads(json.dumps(meta, default=str))
     for key in RESUME_KEYS:
-        if old.get(key) != new.get(key):
+        if old.get(key, RESUME_DEFAULTS.get(key)) != new.get(key):
             raise SystemExit(f"--resume: {out} holds another match ({key} differs)")
     shared = min(len(old.get("openings", [])), len(new["openings"]))
     if old.get("openings", [])[:shared] != new["openings"][:shared]:
         raise SystemExit(f"--resume: {out} holds another match (openings differ)")
     done = []
-    for n, line in enumerate(lines, 1):
+    first = meta.get("first_game", 1)
+    for n, line in enumerate(lines, first):
         try:
             res = json.loads(line)
         except ValueError:
@@ -707,7 +710,7 @@ def finished_games(out: Path, meta: dict) -> list:
         if res.get("game") != n:
             raise SystemExit(f"--resume: {out}/results.jsonl line {n} is game {res.get('game')}, expected {n}")
         done.append(res)
-    if len(done) >= meta["games"]:
+    if first - 1 + len(done) >= meta["games"]:
         raise SystemExit(f"--resume: {out} already has {len(done)} of {meta['games']} games")
     return done
 
@@ -734,6 +737,9 @@ def main(argv=None):
                     help="ms per move (USI `go movetime`; HaChu's clock, unless depth= or st=)")
     ap.add_argument("--margin", type=int, default=1000, help="ms past --movetime before a move loses on time")
     ap.add_argument("--games", type=int, default=2, help="number of games (pairs of one opening)")
+    ap.add_argument("--first-game", type=int, default=1,
+                    help="play games FIRST..GAMES of the match only (the openings are drawn as for the whole "
+                    "match), for a match whose earlier games were played elsewhere")
     ap.add_argument("--random-plies", type=int, default=6, help="random legal plies of each opening")
     ap.add_argument("--seed", type=int, default=1, help="seed of the openings and of the lift samples")
     ap.add_argument("--max-plies", type=int, default=600, help="a draw after this many plies")
@@ -755,6 +761,8 @@ def main(argv=None):
     ap.add_argument("--logs", action="store_true", help="keep each engine's protocol log")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
+    if not 1 <= args.first_game <= args.games:
+        raise SystemExit("--first-game must be between 1 and --games")
     if args.games < 1 or args.movetime < 1 or args.random_plies < 0 or args.lift < 0:
         raise SystemExit("--games and --movetime must be positive, --random-plies and --lift not negative")
     if args.resume and not args.out:

@@ -401,6 +401,26 @@ class RealHaChu(unittest.TestCase):
             D.main(common + ["--games", "3", "--resume"])
         self.assertIn("already has 3 of 3 games", str(e.exception))
 
+    def test_a_match_can_start_at_a_later_game_and_resume_there(self):
+        common = ["--engine", "hachu,depth=1", "--opponent", "hachu,depth=1,name=h2", "--max-plies", "12",
+                  "--random-plies", "2", "--seed", "4", "--quiet", "--judge", str(JUDGE)]
+        whole = str(self.dir / "whole")
+        D.main(common + ["--games", "4", "--out", whole])
+        later = str(self.dir / "later")
+        D.main(common + ["--games", "3", "--first-game", "3", "--out", later])
+        D.main(common + ["--games", "4", "--first-game", "3", "--out", later, "--resume"])
+        rows = [json.loads(l) for l in (self.dir / "later" / "results.jsonl").read_text().splitlines()]
+        ref = [json.loads(l) for l in (self.dir / "whole" / "results.jsonl").read_text().splitlines()]
+        self.assertEqual([r["game"] for r in rows], [3, 4])
+        # Games 3 and 4 are the whole match's games 3 and 4: the same opening pair and colours.
+        self.assertEqual([(r["pair"], r["a_colour"]) for r in rows], [(r["pair"], r["a_colour"]) for r in ref[2:]])
+        self.assertEqual([r["moves"][:2] for r in rows], [r["moves"][:2] for r in ref[2:]])
+        with self.assertRaises(SystemExit) as e:
+            D.main(common + ["--games", "4", "--out", later, "--resume"])
+        self.assertIn("first_game differs", str(e.exception))
+        with self.assertRaises(SystemExit):
+            D.main(common + ["--games", "2", "--first-game", "3"])
+
     def test_hachu_takes_the_king_the_judge_says_is_en_prise(self):
         moves = KING_LEFT_TO_THE_LION
         self.assertEqual(self.judge.check(moves[:-1]), ["ok", "mated"])
