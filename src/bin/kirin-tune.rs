@@ -16,7 +16,7 @@ const USAGE: &str = "usage:
   kirin-tune gen   --openings FILE --out FILE [--games N] [--first N] [--seed S]
                    [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
-                   [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
+                   [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X] [--k K]
   kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL] [--decay X]
@@ -153,7 +153,7 @@ fn fit_cmd(a: &Args) -> Result<(), String> {
         .map_err(|e| e.to_string())?;
     let mut samples: Vec<kirin::tune::Sample> = Vec::new();
     for path in a.str("data")?.split(',') {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = read_data(path)?;
         let first_game = samples.last().map_or(0, |s| s.game + 1);
         samples.extend(load_samples(&text, first_game)?);
     }
@@ -165,6 +165,7 @@ fn fit_cmd(a: &Args) -> Result<(), String> {
         l2: a.num("l2", 1e-8)?,
         lr: a.num("lr", 2.0)?,
         holdout: a.num("holdout", 0.1)?,
+        k: a.str("k").ok().map(|_| a.num("k", 0.0)).transpose()?,
         verbose: true,
     };
     let t = Instant::now();
@@ -389,7 +390,7 @@ fn yari_weights(a: &Args, key: &str) -> Result<std::sync::Arc<YariWeights>, Stri
 fn sfen_result_files(a: &Args) -> Result<Vec<kirin::tune::sfen_games::SfenResult>, String> {
     let mut samples = Vec::new();
     for path in a.str("data")?.split(',') {
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+        let text = read_data(path)?;
         samples.extend(kirin::tune::sfen_games::read_sfen_results(&text, path)?);
     }
     Ok(samples)

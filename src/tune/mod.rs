@@ -210,6 +210,10 @@ pub struct FitConfig {
     pub lr: f64,
     /// Fraction of the positions kept out of the fitting to measure it.
     pub holdout: f64,
+    /// The scale of `sigmoid(eval / K)`: fixed (the engine's `CP_PER_LOGIT`, so that the fitted
+    /// weights are on the scale the search and the network assume), or `None` to fit it to the
+    /// game results on the initial weights.
+    pub k: Option<f64>,
     pub verbose: bool,
 }
 
@@ -224,7 +228,7 @@ pub struct FitResult {
     pub holdout_loss_after: f64,
 }
 
-/// Fits K on the initial weights, then the weights by full-batch Adam on the training part.
+/// Fits K on the initial weights (unless the configuration fixes it), then the weights by full-batch Adam on the training part.
 /// Every `1/holdout`-th game is held out.
 pub fn fit(samples: &[Sample], init: &Weights, prior: &Weights, cfg: &FitConfig) -> FitResult {
     let (train, hold): (Vec<Sample>, Vec<Sample>) = if cfg.holdout > 0.0 {
@@ -243,7 +247,7 @@ pub fn fit(samples: &[Sample], init: &Weights, prior: &Weights, cfg: &FitConfig)
         (samples.to_vec(), Vec::new())
     };
     let w0: Vec<f64> = init.0.iter().map(|&v| v as f64).collect();
-    let k = fit_k(&train, &w0);
+    let k = cfg.k.unwrap_or_else(|| fit_k(&train, &w0));
     let (w, train_before, train_after) = fit_weights(&train, &w0, prior, k, cfg);
     FitResult {
         weights: Weights(w.iter().map(|v| v.round() as i32).collect()),
@@ -369,6 +373,7 @@ mod tests {
             l2: 0.0,
             lr: 1.0,
             holdout: 0.0,
+            k: None,
             verbose: false,
         };
         let (w, before, after) = fit_weights(&samples, &w0, &prior, k, &cfg);
@@ -386,6 +391,33 @@ mod tests {
         w[3] = 100.0;
         let k = fit_k(&samples, &w);
         assert!((k - 300.0).abs() < 1.0, "K = {k}");
+    }
+
+    #[test]
+    fn a_fixed_k_is_used_instead_of_the_fitted_one() {
+        let samples = synthetic(100.0, 300.0);
+        let zero = Weights(vec![0; NUM_WEIGHTS]);
+        let mut init = Weights(vec![0; NUM_WEIGHTS]);
+        init.0[3] = 100;
+        let cfg = |k| FitConfig {
+            epochs: 2000,
+            lambda: 1.0,
+            l2: 0.0,
+            lr: 1.0,
+            holdout: 0.0,
+            k,
+            verbose: false,
+        };
+        let fitted = fit(&samples, &init, &zero, &cfg(None));
+        assert!((fitted.k - 300.0).abs() < 1.0, "K = {}", fitted.k);
+        // With K fixed at twice the generating scale, the weight doubles to fit the same results.
+        let fixed = fit(&samples, &init, &zero, &cfg(Some(600.0)));
+        assert_eq!(fixed.k, 600.0);
+        assert!(
+            (fixed.weights.0[3] - 200).abs() <= 3,
+            "{}",
+            fixed.weights.0[3]
+        );
     }
 
     #[test]
