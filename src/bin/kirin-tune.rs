@@ -16,7 +16,8 @@ const USAGE: &str = "usage:
   kirin-tune gen   --openings FILE --out FILE [--games N] [--first N] [--seed S]
                    [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
-                   [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X] [--k K]
+                   [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
+                   [--holdout-every N] [--k K]
   kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL] [--decay X]
@@ -165,6 +166,11 @@ fn fit_cmd(a: &Args) -> Result<(), String> {
         l2: a.num("l2", 1e-8)?,
         lr: a.num("lr", 2.0)?,
         holdout: a.num("holdout", 0.1)?,
+        holdout_every: a
+            .str("holdout-every")
+            .ok()
+            .map(|_| a.num("holdout-every", 20))
+            .transpose()?,
         k: a.str("k").ok().map(|_| a.num("k", 0.0)).transpose()?,
         verbose: true,
     };

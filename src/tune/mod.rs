@@ -208,8 +208,13 @@ pub struct FitConfig {
     pub l2: f64,
     /// Adam step size, in evaluation units.
     pub lr: f64,
-    /// Fraction of the positions kept out of the fitting to measure it.
+    /// Fraction of the positions kept out of the fitting to measure it: every `1/holdout`-th
+    /// game, the last of each run of that many.
     pub holdout: f64,
+    /// Instead, the games whose number is 0 modulo this, as the network trainer holds them
+    /// out: a linear fit and a network trained on top of it are then measured on the same
+    /// unseen games.
+    pub holdout_every: Option<usize>,
     /// The scale of `sigmoid(eval / K)`: fixed (the engine's `CP_PER_LOGIT`, so that the fitted
     /// weights are on the scale the search and the network assume), or `None` to fit it to the
     /// game results on the initial weights.
@@ -231,12 +236,19 @@ pub struct FitResult {
 /// Fits K on the initial weights (unless the configuration fixes it), then the weights by full-batch Adam on the training part.
 /// Every `1/holdout`-th game is held out.
 pub fn fit(samples: &[Sample], init: &Weights, prior: &Weights, cfg: &FitConfig) -> FitResult {
-    let (train, hold): (Vec<Sample>, Vec<Sample>) = if cfg.holdout > 0.0 {
-        let every = (1.0 / cfg.holdout).round().max(2.0) as usize;
+    let split = match cfg.holdout_every {
+        Some(every) => Some((every.max(1), 0)),
+        None if cfg.holdout > 0.0 => {
+            let every = (1.0 / cfg.holdout).round().max(2.0) as usize;
+            Some((every, every - 1))
+        }
+        None => None,
+    };
+    let (train, hold): (Vec<Sample>, Vec<Sample>) = if let Some((every, held)) = split {
         let mut t = Vec::new();
         let mut h = Vec::new();
         for s in samples {
-            if s.game as usize % every == every - 1 {
+            if s.game as usize % every == held {
                 h.push(s.clone());
             } else {
                 t.push(s.clone());
@@ -373,6 +385,7 @@ mod tests {
             l2: 0.0,
             lr: 1.0,
             holdout: 0.0,
+            holdout_every: None,
             k: None,
             verbose: false,
         };
@@ -405,6 +418,7 @@ mod tests {
             l2: 0.0,
             lr: 1.0,
             holdout: 0.0,
+            holdout_every: None,
             k,
             verbose: false,
         };
@@ -418,6 +432,38 @@ mod tests {
             "{}",
             fixed.weights.0[3]
         );
+    }
+
+    #[test]
+    fn holdout_every_keeps_out_the_games_the_network_trainer_keeps_out() {
+        // Game g has g + 1 positions, so the count held out tells which games were.
+        let mut samples = Vec::new();
+        for g in 0..10u32 {
+            for _ in 0..=g {
+                samples.push(Sample {
+                    feats: vec![(3, 1)],
+                    stm: 1.0,
+                    result: 1.0,
+                    score: 0.0,
+                    game: g,
+                });
+            }
+        }
+        let w = Weights(vec![0; NUM_WEIGHTS]);
+        let cfg = |holdout, holdout_every| FitConfig {
+            epochs: 1,
+            lambda: 1.0,
+            l2: 0.0,
+            lr: 1.0,
+            holdout,
+            holdout_every,
+            k: Some(100.0),
+            verbose: false,
+        };
+        // Games 0 and 5, as `kirin-tune train --holdout-every 5`.
+        assert_eq!(fit(&samples, &w, &w, &cfg(0.0, Some(5))).holdout_n, 1 + 6);
+        // `--holdout 0.2`: games 4 and 9, as fits before the option.
+        assert_eq!(fit(&samples, &w, &w, &cfg(0.2, None)).holdout_n, 5 + 10);
     }
 
     #[test]
