@@ -373,22 +373,27 @@ mod tests {
         assert_eq!(g[0], 0.0);
     }
 
+    /// Results only, no pull toward the prior, nothing held out.
+    fn plain_config(epochs: usize, k: Option<f64>) -> FitConfig {
+        FitConfig {
+            epochs,
+            lambda: 1.0,
+            l2: 0.0,
+            lr: 1.0,
+            holdout: 0.0,
+            holdout_every: None,
+            k,
+            verbose: false,
+        }
+    }
+
     #[test]
     fn fit_recovers_a_known_weight() {
         let k = 200.0;
         let samples = synthetic(150.0, k);
         let prior = Weights(vec![0; NUM_WEIGHTS]);
         let w0 = vec![0.0; NUM_WEIGHTS];
-        let cfg = FitConfig {
-            epochs: 2000,
-            lambda: 1.0,
-            l2: 0.0,
-            lr: 1.0,
-            holdout: 0.0,
-            holdout_every: None,
-            k: None,
-            verbose: false,
-        };
+        let cfg = plain_config(2000, None);
         let (w, before, after) = fit_weights(&samples, &w0, &prior, k, &cfg);
         assert!((w[3] - 150.0).abs() < 1.0, "recovered {}", w[3]);
         assert!(after < before);
@@ -412,16 +417,7 @@ mod tests {
         let zero = Weights(vec![0; NUM_WEIGHTS]);
         let mut init = Weights(vec![0; NUM_WEIGHTS]);
         init.0[3] = 100;
-        let cfg = |k| FitConfig {
-            epochs: 2000,
-            lambda: 1.0,
-            l2: 0.0,
-            lr: 1.0,
-            holdout: 0.0,
-            holdout_every: None,
-            k,
-            verbose: false,
-        };
+        let cfg = |k| plain_config(2000, k);
         let fitted = fit(&samples, &init, &zero, &cfg(None));
         assert!((fitted.k - 300.0).abs() < 1.0, "K = {}", fitted.k);
         // With K fixed at twice the generating scale, the weight doubles to fit the same results.
@@ -451,14 +447,9 @@ mod tests {
         }
         let w = Weights(vec![0; NUM_WEIGHTS]);
         let cfg = |holdout, holdout_every| FitConfig {
-            epochs: 1,
-            lambda: 1.0,
-            l2: 0.0,
-            lr: 1.0,
             holdout,
             holdout_every,
-            k: Some(100.0),
-            verbose: false,
+            ..plain_config(1, Some(100.0))
         };
         // Games 0 and 5, as `kirin-tune train --holdout-every 5`.
         assert_eq!(fit(&samples, &w, &w, &cfg(0.0, Some(5))).holdout_n, 1 + 6);
