@@ -56,10 +56,14 @@ impl Args {
             .ok_or_else(|| format!("--{k} is required"))
     }
     fn num<T: std::str::FromStr>(&self, k: &str, default: T) -> Result<T, String> {
-        match self.0.get(k) {
-            None => Ok(default),
-            Some(v) => v.parse().map_err(|_| format!("--{k}: bad value '{v}'")),
-        }
+        Ok(self.opt_num(k)?.unwrap_or(default))
+    }
+    /// A number that has no default: `None` when the option is not given.
+    fn opt_num<T: std::str::FromStr>(&self, k: &str) -> Result<Option<T>, String> {
+        self.0
+            .get(k)
+            .map(|v| v.parse().map_err(|_| format!("--{k}: bad value '{v}'")))
+            .transpose()
     }
 }
 
@@ -166,12 +170,8 @@ fn fit_cmd(a: &Args) -> Result<(), String> {
         l2: a.num("l2", 1e-8)?,
         lr: a.num("lr", 2.0)?,
         holdout: a.num("holdout", 0.1)?,
-        holdout_every: a
-            .str("holdout-every")
-            .ok()
-            .map(|_| a.num("holdout-every", 20))
-            .transpose()?,
-        k: a.str("k").ok().map(|_| a.num("k", 0.0)).transpose()?,
+        holdout_every: a.opt_num("holdout-every")?,
+        k: a.opt_num("k")?,
         verbose: true,
     };
     let t = Instant::now();

@@ -233,8 +233,9 @@ pub struct FitResult {
     pub holdout_loss_after: f64,
 }
 
-/// Fits K on the initial weights (unless the configuration fixes it), then the weights by full-batch Adam on the training part.
-/// Every `1/holdout`-th game is held out.
+/// Fits K on the initial weights (unless the configuration fixes it), then the weights by
+/// full-batch Adam on the training part; the games `holdout_every` or `holdout` names are held
+/// out.
 pub fn fit(samples: &[Sample], init: &Weights, prior: &Weights, cfg: &FitConfig) -> FitResult {
     let split = match cfg.holdout_every {
         Some(every) => Some((every.max(1), 0)),
