@@ -715,6 +715,73 @@ def finished_games(out: Path, meta: dict) -> list:
     return done
 
 
+def summarize(dirs: list, file=sys.stdout) -> dict:
+    """One summary of a match played in parts (folders of `--first-game` runs): the folders must
+    hold the same match (engines, settings, openings) and no game twice."""
+    parts = []
+    for d in dirs:
+        d = Path(d)
+        try:
+            meta = json.loads((d / "match.json").read_text())
+            lines = (d / "results.jsonl").read_text().splitlines()
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"--summarize: cannot read the match in {d}: {e}")
+        try:
+            rows = [json.loads(line) for line in lines if line.strip()]
+        except ValueError:
+            raise SystemExit(f"--summarize: {d}/results.jsonl holds a line that is not JSON")
+        parts.append((d, meta, rows))
+    first_meta = parts[0][1]
+    for d, meta, _ in parts[1:]:
+        for key in RESUME_KEYS:
+            if key == "first_game":
+                continue
+            if meta.get(key, RESUME_DEFAULTS.get(key)) != first_meta.get(key, RESUME_DEFAULTS.get(key)):
+                raise SystemExit(f"--summarize: {d} holds another match than {parts[0][0]} ({key} differs)")
+        shared = min(len(meta.get("openings", [])), len(first_meta.get("openings", [])))
+        if meta.get("openings", [])[:shared] != first_meta.get("openings", [])[:shared]:
+            raise SystemExit(f"--summarize: {d} holds another match than {parts[0][0]} (openings differ)")
+    seen: dict = {}
+    results = []
+    for d, _, rows in parts:
+        for r in rows:
+            if r.get("game") in seen:
+                raise SystemExit(f"--summarize: game {r.get('game')} is in both {seen[r['game']]} and {d}")
+            seen[r.get("game")] = d
+            results.append(r)
+    results.sort(key=lambda r: r["game"])
+    tally = M.Tally()
+    cross_total: dict = {}
+    disagreements: list = []
+    for r in results:
+        tally.add(r["pair"], r["a_colour"], r)
+        for k, v in r["cross"].items():
+            cross_total[k] = cross_total.get(k, 0) + v
+        disagreements.extend(dict(x, game=r["game"]) for x in r["disagreements"])
+    s = tally.summary()
+    s["plies"] = sum(r["plies"] for r in results)
+    s["cross"] = cross_total
+    s["disagreements"] = len(disagreements)
+    s["game_numbers"] = [r["game"] for r in results]
+    a, b = first_meta["A"]["name"], first_meta["B"]["name"]
+    print(f"dai shogi: {a} vs {b}, {first_meta['movetime']} ms a move; games "
+          f"{compact_ranges(s['game_numbers'])} from {len(parts)} folder(s)", file=file)
+    M.print_summary(s, a, b, file=file)
+    print_cross(s, disagreements, file=file)
+    return s
+
+
+def compact_ranges(numbers: list) -> str:
+    """[1, 2, 3, 7, 9, 10] -> '1-3, 7, 9-10'."""
+    out: list = []
+    for n in sorted(numbers):
+        if out and out[-1][1] == n - 1:
+            out[-1][1] = n
+        else:
+            out.append([n, n])
+    return ", ".join(str(a) if a == b else f"{a}-{b}" for a, b in out) or "none"
+
+
 def print_cross(s: dict, disagreements: list, file=sys.stdout):
     c = s["cross"]
     print(f"  plies {s['plies']}; moves judged by kirin {c.get('judged', 0)} (HaChu's {c.get('hachu_moves_judged', 0)}); "
@@ -758,9 +825,15 @@ def main(argv=None):
     ap.add_argument("--resume", action="store_true",
                     help="go on with the interrupted match in --out (same engines and settings): "
                     "its finished games count, the next one is played")
+    ap.add_argument("--summarize", metavar="DIR[,DIR..]", default=None,
+                    help="print one summary of the games in these folders (parts of one match played with "
+                    "--first-game) and exit; nothing is played")
     ap.add_argument("--logs", action="store_true", help="keep each engine's protocol log")
     ap.add_argument("--quiet", action="store_true")
     args = ap.parse_args(argv)
+    if args.summarize:
+        s = summarize([d for d in args.summarize.split(",") if d])
+        return 1 if s["disagreements"] else 0
     if not 1 <= args.first_game <= args.games:
         raise SystemExit("--first-game must be between 1 and --games")
     if args.games < 1 or args.movetime < 1 or args.random_plies < 0 or args.lift < 0:

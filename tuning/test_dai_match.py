@@ -5,6 +5,7 @@ mover against HaChu, every move judged by `kirin judge` and accepted by HaChu.  
 tuning/setup.sh (the test command runs it); kirin is built with the fast profile if needed."""
 
 import json
+import os
 import random
 import re
 import subprocess
@@ -420,6 +421,29 @@ class RealHaChu(unittest.TestCase):
         self.assertIn("first_game differs", str(e.exception))
         with self.assertRaises(SystemExit):
             D.main(common + ["--games", "2", "--first-game", "3"])
+
+    def test_a_match_played_in_parts_is_summarized_as_one(self):
+        common = ["--engine", "hachu,depth=1", "--opponent", "hachu,depth=1,name=h2", "--max-plies", "12",
+                  "--random-plies", "2", "--quiet", "--judge", str(JUDGE)]
+        first, later, other = (str(self.dir / n) for n in ("first", "later", "other"))
+        D.main(common + ["--seed", "4", "--games", "2", "--out", first])
+        D.main(common + ["--seed", "4", "--games", "4", "--first-game", "3", "--out", later])
+        D.main(common + ["--seed", "5", "--games", "4", "--first-game", "3", "--out", other])
+        rows = [json.loads(line) for d in (first, later)
+                for line in (Path(d) / "results.jsonl").read_text().splitlines()]
+        with open(os.devnull, "w") as quiet:
+            s = D.summarize([later, first], file=quiet)
+            self.assertEqual(s["game_numbers"], [1, 2, 3, 4])
+            self.assertEqual((s["W"] + s["D"] + s["L"], sum(s["pentanomial"])), (4, 2))
+            self.assertEqual(s["plies"], sum(r["plies"] for r in rows))
+            self.assertEqual(s["cross"]["judged"], sum(r["cross"]["judged"] for r in rows))
+            with self.assertRaises(SystemExit) as e:
+                D.summarize([first, first], file=quiet)
+            self.assertIn("game 1 is in both", str(e.exception))
+            with self.assertRaises(SystemExit) as e:
+                D.summarize([first, other], file=quiet)
+            self.assertIn("seed differs", str(e.exception))
+        self.assertEqual(D.compact_ranges([9, 1, 2, 3, 7, 10]), "1-3, 7, 9-10")
 
     def test_hachu_takes_the_king_the_judge_says_is_en_prise(self):
         moves = KING_LEFT_TO_THE_LION
