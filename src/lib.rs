@@ -15,6 +15,8 @@ pub mod judge;
 pub mod kifu;
 pub mod search;
 pub mod shogi;
+#[cfg(test)]
+mod test_rng;
 pub mod tune;
 pub mod usi;
 pub mod yari;

@@ -613,13 +613,7 @@ mod tests {
     /// Positions along random games from the start, captures half the time so that royals are
     /// approached and taken, with a fixed seed.
     fn random_positions(games: usize, plies: usize) -> Vec<Position> {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut out = Vec::new();
         for _ in 0..games {
             let mut pos = Position::startpos();
@@ -634,7 +628,7 @@ mod tests {
                     .copied()
                     .filter(|&m| pos.is_capture(m))
                     .collect();
-                let pool = if !captures.is_empty() && next() % 2 == 0 {
+                let pool = if !captures.is_empty() && next().is_multiple_of(2) {
                     &captures
                 } else {
                     &moves

@@ -291,7 +291,7 @@ mod tests {
         assert_eq!(YariWeights::from_params(&p), *w);
         assert_eq!(YariWeights::parse(&w.to_text("round trip")).unwrap(), *w);
         let mut pos = Position::startpos();
-        let mut seed = 7u64;
+        let mut next = crate::test_rng::xorshift(7);
         for _ in 0..120 {
             let f = YariWeights::features(&pos);
             let dot: f64 = p.iter().zip(&f).map(|(a, b)| a * b).sum();
@@ -300,10 +300,7 @@ mod tests {
             if moves.is_empty() {
                 break;
             }
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            pos.do_move(moves[(seed % moves.len() as u64) as usize]);
+            pos.do_move(moves[(next() % moves.len() as u64) as usize]);
         }
     }
 

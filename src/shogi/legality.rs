@@ -100,13 +100,7 @@ mod tests {
     /// Every encodable move, legal or not, is judged the same way as the generator judges it.
     #[test]
     fn agrees_with_the_generator_on_every_encodable_move() {
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut rand = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut rand = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1du64);
         for start in [
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
             "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",

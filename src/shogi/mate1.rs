@@ -155,13 +155,7 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
             "3gkg3/9/4p4/9/9/9/9/9/4K4 b R2B2G3S3N3L16Pr 1",
         ];
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1du64);
         let (mut found, mut checked) = (0, 0);
         for game in 0..240 {
             let mut pos = Position::from_sfen(starts[game % starts.len()]).unwrap();
@@ -183,7 +177,7 @@ mod tests {
                     .copied()
                     .filter(|&m| pos.gives_check(m))
                     .collect();
-                let pool: Vec<Move> = if !checks.is_empty() && next() % 3 != 0 {
+                let pool: Vec<Move> = if !checks.is_empty() && !next().is_multiple_of(3) {
                     checks
                 } else {
                     moves.to_vec()
