@@ -619,18 +619,11 @@ def run_match(args) -> dict:
               f"{args.random_plies} random plies (seed {args.seed}), ply cap {args.max_plies}, "
               f"lift {args.lift} pieces a position; declined pawns: {judge.declined_pawn}; records in {out}",
               flush=True)
-    tally = M.Tally()
-    cross_total: dict = {}
-    disagreements: list = []
-    results = []
+    totals = Totals()
     for res in done:
-        tally.add(res["pair"], res["a_colour"], res)
-        for k, v in res["cross"].items():
-            cross_total[k] = cross_total.get(k, 0) + v
-        disagreements.extend(res["disagreements"])
-        results.append(res)
+        totals.add(res)
     if done and not args.quiet:
-        s = tally.summary()
+        s = totals.tally.summary()
         print(f"resuming after {len(done)} games: W{s['W']} D{s['D']} L{s['L']}", flush=True)
     with open(out / "results.jsonl", "a") as results_f, open(out / "disagreements.jsonl", "a") as dis_f:
         for i in range(args.first_game - 1 + len(done), args.games):
@@ -641,19 +634,15 @@ def run_match(args) -> dict:
                             log_dir=out if args.logs else None)
             res.update(game=i + 1, pair=pair, a_colour="black" if a_black else "white",
                        loadavg=os.getloadavg()[0])
-            tally.add(pair, res["a_colour"], res)
-            for k, v in res["cross"].items():
-                cross_total[k] = cross_total.get(k, 0) + v
             for d in res["disagreements"]:
                 d["game"] = i + 1
-                disagreements.append(d)
                 dis_f.write(json.dumps(d) + "\n")
+            totals.add(res)
             results_f.write(json.dumps(res) + "\n")
             results_f.flush()
             dis_f.flush()
-            results.append(res)
             if not args.quiet:
-                s = tally.summary()
+                s = totals.tally.summary()
                 r = res["winner"]
                 sc = "draw" if r == "draw" else ("win" if r == res["a_colour"] else "loss")
                 extra = f" [{res['detail']}]" if res["detail"] else ""
@@ -661,18 +650,15 @@ def run_match(args) -> dict:
                       f"({res['reason']}, {res['plies']} plies, {len(res['disagreements'])} disagreements){extra}"
                       f"  W{s['W']} D{s['D']} L{s['L']}", flush=True)
     judge.close()
-    s = tally.summary()
+    s = totals.summary()
     s["loadavg_end"] = os.getloadavg()
     s["A"], s["B"] = a.name, b.name
-    s["plies"] = sum(r["plies"] for r in results)
-    s["cross"] = cross_total
-    s["disagreements"] = len(disagreements)
     (out / "summary.json").write_text(json.dumps(s, indent=1))
     for f in (sys.stdout, open(out / "summary.txt", "w")):
         M.print_summary(s, a.name, b.name, file=f)
-        print_cross(s, disagreements, file=f)
-    s["results"] = results
-    s["disagreement_list"] = disagreements
+        print_cross(s, totals.disagreements, file=f)
+    s["results"] = totals.results
+    s["disagreement_list"] = totals.disagreements
     s["out"] = str(out)
     return s
 
@@ -684,6 +670,43 @@ RESUME_KEYS = ("A", "B", "movetime", "first_game", "seed", "random_plies", "max_
 RESUME_DEFAULTS = {"first_game": 1}
 
 
+def match_difference(old: dict, new: dict, ignore=()) -> str | None:
+    """The first setting (or `openings`) in which two match records differ, None when they are
+    one match. The openings are compared as far as both go: a longer match draws more of them
+    from the same seed."""
+    for key in RESUME_KEYS:
+        if key not in ignore and old.get(key, RESUME_DEFAULTS.get(key)) != new.get(key, RESUME_DEFAULTS.get(key)):
+            return key
+    shared = min(len(old.get("openings", [])), len(new.get("openings", [])))
+    if old.get("openings", [])[:shared] != new.get("openings", [])[:shared]:
+        return "openings"
+    return None
+
+
+class Totals:
+    """W/D/L, times and cross-check counts over a match's games."""
+
+    def __init__(self):
+        self.tally = M.Tally()
+        self.cross: dict = {}
+        self.disagreements: list = []
+        self.results: list = []
+
+    def add(self, res: dict):
+        self.tally.add(res["pair"], res["a_colour"], res)
+        for k, v in res["cross"].items():
+            self.cross[k] = self.cross.get(k, 0) + v
+        self.disagreements.extend(res["disagreements"])
+        self.results.append(res)
+
+    def summary(self) -> dict:
+        s = self.tally.summary()
+        s["plies"] = sum(r["plies"] for r in self.results)
+        s["cross"] = self.cross
+        s["disagreements"] = len(self.disagreements)
+        return s
+
+
 def finished_games(out: Path, meta: dict) -> list:
     """The games an interrupted match in `out` finished, checked to be this match's."""
     try:
@@ -693,13 +716,9 @@ def finished_games(out: Path, meta: dict) -> list:
         return []
     except (OSError, ValueError) as e:
         raise SystemExit(f"--resume: cannot read the match in {out}: {e}")
-    new = json.loads(json.dumps(meta, default=str))
-    for key in RESUME_KEYS:
-        if old.get(key, RESUME_DEFAULTS.get(key)) != new.get(key):
-            raise SystemExit(f"--resume: {out} holds another match ({key} differs)")
-    shared = min(len(old.get("openings", [])), len(new["openings"]))
-    if old.get("openings", [])[:shared] != new["openings"][:shared]:
-        raise SystemExit(f"--resume: {out} holds another match (openings differ)")
+    differs = match_difference(old, json.loads(json.dumps(meta, default=str)))
+    if differs:
+        raise SystemExit(f"--resume: {out} holds another match ({differs} differs)")
     done = []
     first = meta.get("first_game", 1)
     for n, line in enumerate(lines, first):
@@ -733,14 +752,9 @@ def summarize(dirs: list, file=sys.stdout) -> dict:
         parts.append((d, meta, rows))
     first_meta = parts[0][1]
     for d, meta, _ in parts[1:]:
-        for key in RESUME_KEYS:
-            if key == "first_game":
-                continue
-            if meta.get(key, RESUME_DEFAULTS.get(key)) != first_meta.get(key, RESUME_DEFAULTS.get(key)):
-                raise SystemExit(f"--summarize: {d} holds another match than {parts[0][0]} ({key} differs)")
-        shared = min(len(meta.get("openings", [])), len(first_meta.get("openings", [])))
-        if meta.get("openings", [])[:shared] != first_meta.get("openings", [])[:shared]:
-            raise SystemExit(f"--summarize: {d} holds another match than {parts[0][0]} (openings differ)")
+        differs = match_difference(first_meta, meta, ignore=("first_game",))
+        if differs:
+            raise SystemExit(f"--summarize: {d} holds another match than {parts[0][0]} ({differs} differs)")
     seen: dict = {}
     results = []
     for d, _, rows in parts:
@@ -749,25 +763,16 @@ def summarize(dirs: list, file=sys.stdout) -> dict:
                 raise SystemExit(f"--summarize: game {r.get('game')} is in both {seen[r['game']]} and {d}")
             seen[r.get("game")] = d
             results.append(r)
-    results.sort(key=lambda r: r["game"])
-    tally = M.Tally()
-    cross_total: dict = {}
-    disagreements: list = []
-    for r in results:
-        tally.add(r["pair"], r["a_colour"], r)
-        for k, v in r["cross"].items():
-            cross_total[k] = cross_total.get(k, 0) + v
-        disagreements.extend(dict(x, game=r["game"]) for x in r["disagreements"])
-    s = tally.summary()
-    s["plies"] = sum(r["plies"] for r in results)
-    s["cross"] = cross_total
-    s["disagreements"] = len(disagreements)
-    s["game_numbers"] = [r["game"] for r in results]
+    totals = Totals()
+    for r in sorted(results, key=lambda r: r["game"]):
+        totals.add(r)
+    s = totals.summary()
+    s["game_numbers"] = [r["game"] for r in totals.results]
     a, b = first_meta["A"]["name"], first_meta["B"]["name"]
     print(f"dai shogi: {a} vs {b}, {first_meta['movetime']} ms a move; games "
           f"{compact_ranges(s['game_numbers'])} from {len(parts)} folder(s)", file=file)
     M.print_summary(s, a, b, file=file)
-    print_cross(s, disagreements, file=file)
+    print_cross(s, totals.disagreements, file=file)
     return s
 
 
