@@ -91,6 +91,9 @@ params! {
     /// Quiescence futility: a capture whose gain cannot bring the evaluation within this of
     /// alpha is skipped.
     qs_futility: 150, 50, 400;
+    /// Internal iterative reduction: PV and cut nodes without a table move from this depth on
+    /// are searched a ply shallower.
+    iir_min_depth: 4, 2, 12;
     /// History bonus of a cut-off at depth d: `bonus_quad * d^2 + bonus_lin * d`, at most
     /// `bonus_max`.
     bonus_quad: 16, 4, 40;

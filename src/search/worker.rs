@@ -263,7 +263,7 @@ impl<'a, G: Game> Worker<'a, G> {
         &mut self,
         mut alpha: i32,
         mut beta: i32,
-        depth: i32,
+        mut depth: i32,
         ply: usize,
         cut_node: bool,
     ) -> i32 {
@@ -425,6 +425,13 @@ impl<'a, G: Game> Worker<'a, G> {
                     return if v >= MATE_IN_MAX_PLY { beta } else { v };
                 }
             }
+        }
+
+        // Internal iterative reduction: a PV or expected cut node that the table knows no move
+        // for is searched a ply shallower; its move ordering is poor, and the next iteration
+        // finds the node again with the move this one stores.
+        if (PV || cut_node) && depth >= p.iir_min_depth && tt_move.is_none() {
+            depth -= 1;
         }
 
         let cont = [
