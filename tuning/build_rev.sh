@@ -25,7 +25,9 @@ fi
 src="$out/src-$name"
 rm -rf "$src"
 mkdir -p "$src" "$dest"
-git -C "$repo" archive "$commit" | tar -x -C "$src"
+# -m: the files get the time of extraction, not of the commit; with the commit's older times cargo
+# would take the last revision built in the shared target folder as up to date.
+git -C "$repo" archive "$commit" | tar -x -m -C "$src"
 CARGO_TARGET_DIR="$out/target" cargo build --release --manifest-path "$src/Cargo.toml" --bin kirin >&2
 cp "$out/target/release/kirin" "$dest/kirin.tmp"
 mv "$dest/kirin.tmp" "$dest/kirin"
