@@ -1,6 +1,7 @@
 //! Iterative deepening on every thread (lazy SMP), reporting from the main thread, and the choice
 //! of the move to play.
 
+use super::history::Histories;
 use super::main_thread::MainDuties;
 use super::report::{PROGRESS_EVERY, Reporter};
 use super::time::TimeManager;
@@ -18,6 +19,11 @@ struct ThreadResult<M> {
     depth: i32,
     root_moves: Vec<RootMove<M>>,
 }
+
+/// Each search thread's move-ordering and correction statistics, kept from one search to the
+/// next: the positions of one game's successive moves share most of what was learnt. Thread `i`
+/// takes entry `i`; missing entries start empty.
+pub type HistoryPool<G> = Vec<Box<Histories<G>>>;
 
 pub fn to_score(v: i32) -> Score {
     if v >= MATE_IN_MAX_PLY {
@@ -57,12 +63,15 @@ pub fn think<G: Game>(
     tt: &TranspositionTable,
     control: &SearchControl,
     evaluator: &G::Evaluator,
+    histories: &mut HistoryPool<G>,
     report: &mut (dyn FnMut(Report<G::Move>) + Send),
 ) -> Outcome<G::Move> {
     let start = limits.start.unwrap_or_else(Instant::now);
     let opts = &internal_options(opts);
     let reporter = Reporter::new(opts, report);
-    let outcome = decide(pos, limits, opts, tt, control, evaluator, &reporter, start);
+    let outcome = decide(
+        pos, limits, opts, tt, control, evaluator, histories, &reporter, start,
+    );
     // In ponder and infinite mode the answer waits for `stop` or `ponderhit`.
     while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
         std::thread::sleep(Duration::from_millis(1));
@@ -127,6 +136,7 @@ fn decide<G: Game>(
     tt: &TranspositionTable,
     control: &SearchControl,
     evaluator: &G::Evaluator,
+    histories: &mut HistoryPool<G>,
     reporter: &Reporter<G::Move>,
     start: Instant,
 ) -> Outcome<G::Move> {
@@ -176,7 +186,10 @@ fn decide<G: Game>(
         control.set_deadline(time.as_ref().map(TimeManager::deadline));
     }
 
-    let results: Vec<ThreadResult<G::Move>> = std::thread::scope(|s| {
+    histories.resize_with(threads, Histories::new);
+    let mut handed_out = std::mem::take(histories).into_iter();
+    let main_hist = handed_out.next().unwrap_or_else(Histories::new);
+    let (results, kept): (Vec<ThreadResult<G::Move>>, HistoryPool<G>) = std::thread::scope(|s| {
         // Progress lines while the main thread iterates; the channel closes when it is done.
         let (main_running, main_done) = crossbeam_channel::bounded::<()>(0);
         let progress = move |counters: &[AtomicU64]| loop {
@@ -198,14 +211,18 @@ fn decide<G: Game>(
         let mut handles = Vec::new();
         for id in 1..threads {
             let (pos, rm, counters) = (pos.clone(), root_moves.clone(), &counters);
+            let hist = handed_out.next().unwrap_or_else(Histories::new);
             let builder = std::thread::Builder::new().stack_size(64 << 20);
             let spawned = builder.spawn_scoped(s, move || {
-                let mut w = Worker::new(pos, rm, tt, control, opts, counters, id, start, evaluator);
+                let mut w = Worker::new(
+                    pos, rm, tt, control, opts, counters, id, start, evaluator, hist,
+                );
                 iterate(&mut w, max_depth, limits, opts, None, tt, start);
-                ThreadResult {
+                let result = ThreadResult {
                     depth: w.completed_depth,
                     root_moves: w.root_moves,
-                }
+                };
+                (result, w.hist)
             });
             match spawned {
                 Ok(h) => handles.push(h),
@@ -222,6 +239,7 @@ fn decide<G: Game>(
             0,
             start,
             evaluator,
+            main_hist,
         );
         main.main = Some(MainDuties {
             time,
@@ -249,13 +267,16 @@ fn decide<G: Game>(
             depth: main.completed_depth,
             root_moves: main.root_moves,
         }];
+        let mut kept = vec![main.hist];
         for h in handles {
-            if let Ok(r) = h.join() {
+            if let Ok((r, hist)) = h.join() {
                 all.push(r);
+                kept.push(hist);
             }
         }
-        all
+        (all, kept)
     });
+    *histories = kept;
 
     let mut best = pick_best(&results);
     // Stopped before any iteration ended (a `stop` right after `go`): one more ply, which takes
@@ -273,6 +294,7 @@ fn decide<G: Game>(
             0,
             start,
             evaluator,
+            Histories::new(),
         );
         iterate(&mut w, 1, limits, opts, Some(reporter), tt, start);
         if w.completed_depth > 0 {

@@ -16,6 +16,7 @@ pub mod worker;
 use crate::eval::Evaluator;
 use crate::game::{Game, GameMove};
 use crate::shogi::{EnteringKingRule, Move, Position};
+use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use time::{Clock, TimeOptions};
@@ -288,6 +289,9 @@ pub struct Searcher {
     prepared: bool,
     /// How late answers came after hard deadlines, for `AutoNetworkDelay`.
     reaction: time::ReactionTime,
+    /// The search threads' statistics from the last search, for the next one of the same game
+    /// (a `driver::HistoryPool` of that game's type); emptied by `new_game`.
+    histories: Option<Box<dyn Any + Send>>,
 }
 
 impl Searcher {
@@ -298,6 +302,7 @@ impl Searcher {
             control: Arc::new(SearchControl::default()),
             prepared: false,
             reaction: time::ReactionTime::default(),
+            histories: None,
         }
     }
 
@@ -321,6 +326,7 @@ impl Searcher {
 
     pub fn new_game(&mut self) {
         self.tt.clear();
+        self.histories = None;
     }
 
     /// Starts a fresh control block for the next `think`. Call it before handing the search to
@@ -368,6 +374,12 @@ impl Searcher {
             time: self.reaction.apply(&opts.time, limits.clock.as_ref()),
             ..opts.clone()
         };
+        // Statistics of another game (after a variant switch) are not reused.
+        let mut histories = self
+            .histories
+            .take()
+            .and_then(|h| h.downcast::<driver::HistoryPool<G>>().ok())
+            .map_or_else(Vec::new, |h| *h);
         let outcome = driver::think(
             pos,
             limits,
@@ -375,11 +387,72 @@ impl Searcher {
             &self.tt,
             &self.control,
             evaluator,
+            &mut histories,
             report,
         );
+        self.histories = Some(Box::new(histories));
         if let Some(late) = self.control.lateness() {
             self.reaction.record(late);
         }
         outcome
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::history::Histories;
+    use super::*;
+
+    /// The addresses of the kept tables of game `G`, thread by thread; `None` when none are
+    /// kept for that game.
+    fn kept<G: Game>(s: &Searcher) -> Option<Vec<*const Histories<G>>> {
+        let pool = s
+            .histories
+            .as_ref()?
+            .downcast_ref::<driver::HistoryPool<G>>()?;
+        Some(pool.iter().map(|h| &**h as *const Histories<G>).collect())
+    }
+
+    #[test]
+    fn statistics_outlive_a_search_but_not_the_game() {
+        let mut s = Searcher::new(8);
+        let pos = Position::startpos();
+        let limits = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        let two = SearchOptions {
+            threads: 2,
+            ..SearchOptions::default()
+        };
+        assert!(kept::<Position>(&s).is_none());
+        s.think(&pos, &limits, &two, &mut |_| {});
+        let first = kept::<Position>(&s).expect("kept after a search");
+        assert_eq!(first.len(), 2);
+        // The next search of the same game goes on with the very same tables.
+        s.think(&pos, &limits, &two, &mut |_| {});
+        assert_eq!(kept::<Position>(&s), Some(first.clone()));
+        // Fewer threads keep the first tables only.
+        let one = SearchOptions {
+            threads: 1,
+            ..SearchOptions::default()
+        };
+        s.think(&pos, &limits, &one, &mut |_| {});
+        assert_eq!(kept::<Position>(&s), Some(first[..1].to_vec()));
+        // A new game starts from nothing.
+        s.new_game();
+        assert!(kept::<Position>(&s).is_none());
+        s.think(&pos, &limits, &two, &mut |_| {});
+        assert!(kept::<Position>(&s).is_some());
+        // Another game's search does not take shogi's tables, and replaces them.
+        let yari = crate::yari::Position::startpos();
+        let weights = crate::eval::yari::YariWeights::embedded();
+        let yari_limits = Limits {
+            depth: Some(4),
+            ..Limits::default()
+        };
+        s.think_game(&yari, &weights, &yari_limits, &two, &mut |_| {});
+        assert!(kept::<Position>(&s).is_none());
+        assert_eq!(kept::<crate::yari::Position>(&s).map(|k| k.len()), Some(2));
     }
 }

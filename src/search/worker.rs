@@ -97,7 +97,7 @@ pub struct Worker<'a, G: Game> {
     eval: G::EvalStack,
     node_counters: &'a [AtomicU64],
     pub id: usize,
-    hist: Box<Histories<G>>,
+    pub hist: Box<Histories<G>>,
     stack: Vec<Frame<G::Move>>,
     pub root_moves: Vec<RootMove<G::Move>>,
     pv_idx: usize,
@@ -123,6 +123,7 @@ impl<'a, G: Game> Worker<'a, G> {
         id: usize,
         start: Instant,
         evaluator: &G::Evaluator,
+        hist: Box<Histories<G>>,
     ) -> Worker<'a, G> {
         let mut reductions = vec![0; 256];
         for (i, r) in reductions.iter_mut().enumerate().skip(1) {
@@ -139,7 +140,7 @@ impl<'a, G: Game> Worker<'a, G> {
             eval,
             node_counters,
             id,
-            hist: Histories::new(),
+            hist,
             stack,
             root_moves,
             pv_idx: 0,
