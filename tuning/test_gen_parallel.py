@@ -6,6 +6,8 @@ Covered: several processes over disjoint game ranges, in two runs, write exactly
 prints counts that regenerate the same file; bad runs and clashing options are refused.
 """
 
+import contextlib
+import io
 import subprocess
 import sys
 import tempfile
@@ -68,9 +70,6 @@ class GenParallel(unittest.TestCase):
 
     def test_a_timed_run_prints_the_counts_that_regenerate_it(self):
         out = self.dir / "t.tsv"
-        import contextlib
-        import io
-
         printed = io.StringIO()
         with contextlib.redirect_stdout(printed):
             self.assertEqual(self.parallel(out, "3:0.002:2"), 0)

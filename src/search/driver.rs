@@ -186,7 +186,7 @@ fn decide<G: Game>(
         control.set_deadline(time.as_ref().map(TimeManager::deadline));
     }
 
-    histories.resize_with(threads, Histories::new);
+    // Tables beyond the thread count (fewer threads than last time) are dropped with the rest.
     let mut handed_out = std::mem::take(histories).into_iter();
     let main_hist = handed_out.next().unwrap_or_else(Histories::new);
     let (results, kept): (Vec<ThreadResult<G::Move>>, HistoryPool<G>) = std::thread::scope(|s| {
