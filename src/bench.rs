@@ -80,13 +80,19 @@ pub struct BenchResult {
 /// Searches every standard bench position to `depth` with a cleared table; prints one line per
 /// position to stderr and returns the totals.
 pub fn run(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
+    run_with(&Evaluator::default(), depth, threads, hash_mb)
+}
+
+/// The same with another evaluation (`kirin bench --eval linear` measures the linear build's
+/// speed beside the network's in one binary).
+pub fn run_with(evaluator: &Evaluator, depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
     let positions = POSITIONS.iter().filter_map(|&(name, sfen)| {
         Position::from_sfen(sfen)
             .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
             .ok()
             .map(|p| (name, p))
     });
-    run_game(positions, &Evaluator::default(), depth, threads, hash_mb)
+    run_game(positions, evaluator, depth, threads, hash_mb)
 }
 
 /// The same for yari shogi's bench positions.

@@ -10,10 +10,11 @@ usage:
   kirin                        speak USI on stdin/stdout (what GUIs run)
   kirin perft [--variant V] <depth> [<sfen>]
                                count leaf nodes, per root move
-  kirin bench [--variant V] [<depth> [<threads>]]
+  kirin bench [--variant V] [--eval FILE] [<depth> [<threads>]]
                                search the bench positions (default depth 13, 1 thread);
                                with one thread the node count is the search's signature
-                               (V: shogi, the default, or yari/yarishogi)
+                               (V: shogi, the default, yari or dai; FILE: an evaluation
+                               file as for the EvalFile option, or linear / nnue, shogi only)
   kirin bench perft            perft speed on two reference positions
   kirin eval [<sfen>]          static evaluation (start position by default)
   kirin analyze [OPTIONS] PATH...
@@ -43,8 +44,13 @@ fn main() -> ExitCode {
             Err(e) => usage_error(&e),
         },
         ["bench", "perft"] => bench_perft(),
+        ["bench", "--eval", file, rest @ ..] => match kirin::eval::Evaluator::load(file) {
+            Ok(evaluator) => bench_search(Variant::Standard, Some(&evaluator), rest),
+            Err(e) => usage_error(&e),
+        },
+        ["bench", "--eval"] => usage_error("--eval needs a file"),
         ["bench", rest @ ..] => match variant_arg(rest) {
-            Ok((variant, rest)) => bench_search(variant, rest),
+            Ok((variant, rest)) => bench_search(variant, None, rest),
             Err(e) => usage_error(&e),
         },
         ["eval", sfen @ ..] => eval_command(sfen),
@@ -92,7 +98,12 @@ fn variant_arg<'a, 'b>(args: &'a [&'b str]) -> Result<(Variant, &'a [&'b str]), 
     }
 }
 
-fn bench_search(variant: Variant, args: &[&str]) -> ExitCode {
+/// `evaluator` replaces standard shogi's default evaluation.
+fn bench_search(
+    variant: Variant,
+    evaluator: Option<&kirin::eval::Evaluator>,
+    args: &[&str],
+) -> ExitCode {
     let number = |i: usize, default: usize| match args.get(i) {
         None => Ok(default),
         Some(s) => s.parse::<usize>().map_err(|_| format!("not a number: {s}")),
@@ -104,7 +115,10 @@ fn bench_search(variant: Variant, args: &[&str]) -> ExitCode {
     };
     let (depth, threads) = (depth.min(64) as u32, threads.min(256));
     let r = match variant {
-        Variant::Standard => kirin::bench::run(depth, threads, 64),
+        Variant::Standard => match evaluator {
+            Some(e) => kirin::bench::run_with(e, depth, threads, 64),
+            None => kirin::bench::run(depth, threads, 64),
+        },
         Variant::Yari => kirin::bench::run_yari(depth, threads, 64),
         Variant::Dai => kirin::bench::run_dai(depth, threads, 64),
     };

@@ -118,3 +118,38 @@ fn help_and_unknown_arguments() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(bad.stdout.is_empty(), "usage errors go to stderr");
 }
+
+/// `bench --eval` searches with another evaluation: the embedded network is the default, the
+/// linear weights search differently, and a file that is not an evaluation is refused in one
+/// line with the usage's exit status.
+#[test]
+fn bench_takes_another_evaluation() {
+    let nodes = |args: &[&str]| {
+        let out = kirin(args);
+        assert!(out.status.success(), "kirin {args:?}");
+        stdout(&out)
+            .lines()
+            .find_map(|l| l.strip_prefix("Nodes searched: ").map(str::to_string))
+            .expect("a node count")
+    };
+    let default = nodes(&["bench", "5"]);
+    assert_eq!(nodes(&["bench", "--eval", "nnue", "5"]), default);
+    let linear = nodes(&["bench", "--eval", "linear", "5"]);
+    assert_ne!(
+        linear, default,
+        "the linear weights search like the network"
+    );
+    assert_eq!(nodes(&["bench", "--eval", "linear", "5"]), linear);
+
+    let missing = kirin(&["bench", "--eval", "/nonexistent/kirin.nnue", "5"]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert!(stdout(&missing).is_empty());
+    let err = String::from_utf8_lossy(&missing.stderr);
+    assert!(
+        err.lines()
+            .next()
+            .unwrap()
+            .contains("/nonexistent/kirin.nnue"),
+        "{err}"
+    );
+}
