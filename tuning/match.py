@@ -726,6 +726,9 @@ def print_summary(s, a_name, b_name, file=sys.stdout):
         p = s["sprt"]
         print(f"  SPRT elo0={p['elo0']} elo1={p['elo1']} alpha={p['alpha']} beta={p['beta']}: "
               f"LLR {p['llr']:.3f} [{p['lower']:.3f}, {p['upper']:.3f}] -> {p['status']}", file=file)
+        if p.get("decided_after"):
+            print(f"  sequentially, in the order the games finished: {p['first_decision']} "
+                  f"after {p['decided_after']} games", file=file)
     for who, name in (("A", a_name), ("B", b_name)):
         t = s["time"][who]
         print(f"  time {name}: {t['moves']} moves, mean {t['mean_ms']:.0f} ms, max {t['max_ms']:.0f} ms, "
@@ -771,10 +774,14 @@ def main(argv=None):
                     help="go on with the interrupted match in --out: its finished games count, the others "
                     "are played (the engines, time, openings and SPRT must be the same)")
     ap.add_argument("--summarize", metavar="DIR", default=None,
-                    help="only recompute and print the summary of a (possibly interrupted) match in DIR")
+                    help="only recompute and print the summary of a (possibly interrupted) match in DIR, or "
+                    "of one match played in parts on disjoint openings, DIR,DIR...; "
+                    "with --sprt, that test instead of the match's own, also run game by game in the "
+                    "order the games finished")
     args = ap.parse_args(argv)
     if args.summarize:
-        return summarize(Path(args.summarize), args.sprt_model)
+        sprt = parse_sprt(args.sprt) if args.sprt is not None else None
+        return summarize([Path(d) for d in args.summarize.split(",")], args.sprt_model, sprt)
 
     if args.resume and not args.out:
         raise SystemExit("--resume needs --out, the folder of the match to go on with")
@@ -791,6 +798,8 @@ def main(argv=None):
     opath, openings = load_openings(args.openings)
     if args.shuffle is not None:
         random.Random(args.shuffle).shuffle(openings)
+    if args.skip_openings >= len(openings):
+        raise SystemExit(f"--skip-openings {args.skip_openings}: {opath} has only {len(openings)} openings")
     openings = openings[args.skip_openings:]
     n_games = args.games or (20000 if sprt else 2 * len(openings))
     stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
@@ -913,15 +922,63 @@ def finished_games(out: Path, meta: dict, n_games: int) -> dict:
     return done
 
 
-def summarize(out: Path, model="penta"):
-    """Summary of the games recorded so far in out/results.jsonl (for interrupted matches)."""
-    meta = json.loads((out / "match.json").read_text())
+# What may differ between the parts of one match: where each part starts in the openings, how
+# many games ran at once, when it ran, and its SPRT.
+PART_SETTINGS = ("skip_openings", "concurrency", "loadavg_start", "start", "sprt")
+
+
+def read_parts(dirs):
+    """[(folder, match.json, results)] of the folders of one match, played in parts on disjoint
+    openings (`--skip-openings`); refused with a one-line reason otherwise."""
+    parts = []
+    for d in dirs:
+        d = Path(d)
+        try:
+            meta = json.loads((d / "match.json").read_text())
+            rows = [json.loads(x) for x in (d / "results.jsonl").read_text().splitlines() if x.strip()]
+        except (OSError, ValueError) as e:
+            raise SystemExit(f"--summarize: cannot read the match in {d}: {e}")
+        parts.append((d, meta, rows))
+    first, openings = parts[0], {}
+    for i, (d, meta, rows) in enumerate(parts):
+        differs = [k for k in set(meta) | set(first[1])
+                   if k not in PART_SETTINGS and meta.get(k) != first[1].get(k)]
+        if differs:
+            raise SystemExit(f"--summarize: {d} holds another match than {first[0]} "
+                             f"({', '.join(sorted(differs))} differ)")
+        for r in rows:
+            opening = meta.get("skip_openings", 0) + r["pair"]
+            if openings.setdefault(opening, i) != i:
+                raise SystemExit(f"--summarize: opening {opening + 1} was played in both "
+                                 f"{parts[openings[opening]][0]} and {d}")
+    return parts
+
+
+def summarize(out, model="penta", sprt=None):
+    """Summary of the games recorded so far in out/results.jsonl (for interrupted matches); `out`
+    may also be a list of folders of one match played in parts on disjoint openings.
+
+    `sprt` replaces the match's own SPRT (or gives one to a fixed match).  The test is then also
+    run sequentially over the games in the order they finished (folder by folder), as a run with
+    that --sprt would have run it, and "decided_after" is the number of games at its first
+    decision (None if it never decided)."""
+    parts = read_parts(out if isinstance(out, list) else [out])
+    meta = parts[0][1]
+    sprt = sprt or meta.get("sprt")
     tally = Tally()
-    for line in (out / "results.jsonl").read_text().splitlines():
-        if line.strip():
-            r = json.loads(line)
-            tally.add(r["pair"], r["a_colour"], r)
-    s = tally.summary(meta.get("sprt"), model)
+    decided = None
+    for _, part_meta, rows in parts:
+        for r in rows:
+            # Pairs are numbered by opening, so that the pairs of different parts stay apart.
+            tally.add(part_meta.get("skip_openings", 0) + r["pair"], r["a_colour"], r)
+            if sprt and decided is None:
+                status = tally.summary(sprt, model)["sprt"]["status"]
+                if status != "continue":
+                    decided = (tally.w + tally.d + tally.l, status)
+    s = tally.summary(sprt, model)
+    if sprt:
+        s["sprt"]["decided_after"] = decided[0] if decided else None
+        s["sprt"]["first_decision"] = decided[1] if decided else None
     s["A"], s["B"] = meta["A"]["name"], meta["B"]["name"]
     print_summary(s, s["A"], s["B"])
     return s

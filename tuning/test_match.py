@@ -324,6 +324,37 @@ class RefereeFakeEngineTests(unittest.TestCase):
         again = M.main(["--summarize", str(out)])
         self.assertEqual((again["W"], again["pentanomial"]), (4, [0, 0, 0, 0, 2]))
 
+    def test_a_match_in_parts_is_summarized_as_one_and_tested_after_the_fact(self):
+        op = self.dir / "openings.sfen"
+        op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
+        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+
+        def part(name, skip, byoyomi="200"):
+            out = self.dir / name
+            M.main(["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+                    "--byoyomi", byoyomi, "--concurrency", "2", "--openings", str(op), "--out", str(out),
+                    "--quiet", "--games", "2", "--skip-openings", str(skip)])
+            return str(out)
+
+        first, second = part("part1", 0), part("part2", 1)
+        s = M.main(["--summarize", f"{first},{second}"])
+        self.assertEqual((s["games"], s["W"], s["pentanomial"]), (4, 4, [0, 0, 0, 0, 2]))
+        self.assertNotIn("sprt", s)
+        # A fixed match tested afterwards: every game is won, so a test against Elo 0 decides at
+        # the first complete pair after min_games (the third game completes none), and not
+        # before two pairs.
+        s = M.main(["--summarize", f"{first},{second}", "--sprt", "elo0=0", "elo1=5", "min_games=3"])
+        self.assertEqual((s["sprt"]["status"], s["sprt"]["decided_after"]), ("H1 accepted", 4))
+        s = M.main(["--summarize", first, "--sprt", "elo0=0", "elo1=5", "min_games=3"])
+        self.assertEqual((s["sprt"]["status"], s["sprt"]["decided_after"]), ("continue", None))
+        for bad in ([first, first], [first, part("slower", 0, byoyomi="300")]):
+            with self.assertRaises(SystemExit) as e:
+                M.main(["--summarize", ",".join(bad)])
+            self.assertIn(bad[1], str(e.exception))
+        with self.assertRaises(SystemExit) as e:
+            part("beyond", 2)
+        self.assertIn("only 2 openings", str(e.exception))
+
     def test_an_interrupted_match_resumes_where_it_stopped(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
