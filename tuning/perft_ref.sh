@@ -17,10 +17,12 @@ data=${KIRIN_DATA:-$HOME/kirin-data}/ref
 src=$data/cshogi-$version/src
 mkdir -p "$data"
 if [ ! -d "$src" ]; then
-    url=$(curl -sf "https://pypi.org/pypi/cshogi/$version/json" | python3 -c '
-import json, sys
-print(next(u["url"] for u in json.load(sys.stdin)["urls"] if u["packagetype"] == "sdist"))')
-    curl -sf -o "$data/cshogi-$version.tar.gz" "$url"
+    # The package index (PEP 503) names the file with its sha256, which is checked.
+    link=$(curl -sf https://pypi.org/simple/cshogi/ |
+        grep -o "https://[^\"]*/cshogi-$version\.tar\.gz#sha256=[0-9a-f]*" | head -n 1)
+    [ -n "$link" ] || { echo "perft_ref.sh: cshogi $version not found on PyPI" >&2; exit 1; }
+    curl -sf -o "$data/cshogi-$version.tar.gz" "${link%%#*}"
+    echo "${link##*=}  $data/cshogi-$version.tar.gz" | sha256sum -c --quiet
     tar -xzf "$data/cshogi-$version.tar.gz" -C "$data"
 fi
 bin=$data/perft_ref-$version
