@@ -222,6 +222,38 @@ const fn build_line() -> [[Bitboard; 81]; 81] {
     t
 }
 
+/// The squares from which a stepping piece (pawn, knight, silver, gold, king, or a horse's or
+/// dragon's step) of either colour can attack a square next to `sq`: two files and three ranks
+/// around it, the knight's reach from a neighbouring square being the farthest.
+const fn build_king_step_zone() -> [Bitboard; 81] {
+    let mut t = [Bitboard(0); 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let (f, r) = ((sq / 9) as i32, (sq % 9) as i32);
+        let mut bb = 0u128;
+        let mut s = 0;
+        while s < 81 {
+            let (sf, sr) = ((s / 9) as i32, (s % 9) as i32);
+            if (sf - f).abs() <= 2 && (sr - r).abs() <= 3 {
+                bb |= 1u128 << s;
+            }
+            s += 1;
+        }
+        t[sq] = Bitboard(bb);
+        sq += 1;
+    }
+    t
+}
+
+static KING_STEP_ZONE: [Bitboard; 81] = build_king_step_zone();
+
+/// Where a stepping attacker of a square next to `sq` can stand (see `build_king_step_zone`):
+/// with no enemy stepper there, only sliders can attack the squares a king on `sq` steps to.
+#[inline]
+pub fn king_step_zone(sq: Square) -> Bitboard {
+    KING_STEP_ZONE[sq.index()]
+}
+
 static BETWEEN: [[Bitboard; 81]; 81] = build_between();
 static LINE: [[Bitboard; 81]; 81] = build_line();
 
@@ -406,6 +438,32 @@ mod tests {
         *state ^= *state >> 7;
         *state ^= *state << 17;
         *state
+    }
+
+    /// Every square from which a stepping piece of either colour attacks a neighbour of `k` lies
+    /// in `king_step_zone(k)`, so the king's move generation may skip the step test without it.
+    #[test]
+    fn the_king_step_zone_holds_every_stepping_attacker_of_the_kings_neighbours() {
+        let mut zone_sizes = Vec::new();
+        for k in (0..81).map(Square::new) {
+            let zone = king_step_zone(k);
+            zone_sizes.push(zone.count());
+            for n in king_attacks(k) {
+                for c in [Color::Black, Color::White] {
+                    // The squares `c`'s steppers attack `n` from are those `!c`'s would reach
+                    // from `n`.
+                    let reach = pawn_attacks(!c, n)
+                        | knight_attacks(!c, n)
+                        | silver_attacks(!c, n)
+                        | gold_attacks(!c, n)
+                        | king_attacks(n);
+                    assert!(reach.and_not(zone).is_empty(), "{k} {n} {c:?}");
+                }
+            }
+        }
+        // Not the whole board: a corner king's zone is 3 files by 4 ranks.
+        assert_eq!(zone_sizes.iter().min(), Some(&12));
+        assert_eq!(zone_sizes.iter().max(), Some(&35));
     }
 
     #[test]

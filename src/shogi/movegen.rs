@@ -115,6 +115,14 @@ pub fn checks(pos: &Position, list: &mut MoveList) {
     list.extend(all.into_iter().filter(|&m| pos.gives_check(m)));
 }
 
+/// The rank a pawn or lance of `c` can never stand on.
+fn zone_last_rank(c: Color) -> Bitboard {
+    match c {
+        Color::Black => Bitboard::rank_mask(0),
+        Color::White => Bitboard::rank_mask(8),
+    }
+}
+
 #[inline]
 fn in_zone(c: Color, sq: Square) -> bool {
     sq.relative_rank(c) <= 2
@@ -186,9 +194,19 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
             to_bb &= theirs;
         }
         let without_king = occ ^ Bitboard::from_square(k);
-        for to in to_bb {
-            if !pos.is_attacked(them, to, without_king) {
-                list.push(Move::normal(k, to, false));
+        // Most kings have no enemy stepper within reach of their neighbours (always so in
+        // opening positions): then each destination needs only the sliders' test.
+        if (attacks::king_step_zone(k) & pos.steppers(them)).is_some() {
+            for to in to_bb {
+                if !pos.is_attacked(them, to, without_king) {
+                    list.push(Move::normal(k, to, false));
+                }
+            }
+        } else {
+            for to in to_bb {
+                if !pos.is_attacked_by_slider(them, to, without_king) {
+                    list.push(Move::normal(k, to, false));
+                }
             }
         }
         if checkers.more_than_one() {
@@ -260,9 +278,30 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
         };
     }
     let mine = |pt: PieceType| pos.pieces_cp(us, pt);
-    moves_of!(mine(PieceType::Pawn), PieceType::Pawn, |f| {
-        attacks::pawn_attacks(us, f)
-    });
+    let pawns = mine(PieceType::Pawn);
+    if king.is_some() && pinned.is_some() {
+        moves_of!(pawns, PieceType::Pawn, |f| attacks::pawn_attacks(us, f));
+    } else {
+        // Every pawn's step at once: forward is one square index down for Black and up for
+        // White, and no pawn stands on its last rank, so no step leaves its file. Squares come
+        // in increasing order, as the pawns would, so the move order is unchanged.
+        debug_assert!((pawns & zone_last_rank(us)).is_empty());
+        let steps = match us {
+            Color::Black => Bitboard(pawns.0 >> 1),
+            Color::White => Bitboard(pawns.0 << 1),
+        } & target;
+        for to in steps {
+            let from = match us {
+                Color::Black => Square::new(to.index() as u8 + 1),
+                Color::White => Square::new(to.index() as u8 - 1),
+            };
+            if zone.has(to) {
+                push::<ALL>(list, us, PieceType::Pawn, from, to, theirs.has(to), classes);
+            } else if plain_to.has(to) {
+                list.push(Move::normal(from, to, false));
+            }
+        }
+    }
     moves_of!(mine(PieceType::Lance), PieceType::Lance, |f| {
         attacks::lance_attacks(us, f, occ)
     });

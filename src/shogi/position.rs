@@ -210,9 +210,26 @@ impl Position {
             | (attacks::silver_attacks(them, sq) & self.by_kind[PieceType::Silver as usize])
             | (attacks::gold_attacks(them, sq) & self.by_kind[GOLDS])
             | (attacks::king_attacks(sq) & self.by_kind[HDK]);
-        if (steps & self.by_color[by.index()]).is_some() {
-            return true;
-        }
+        (steps & self.by_color[by.index()]).is_some() || self.is_attacked_by_slider(by, sq, occ)
+    }
+
+    /// `by`'s pieces that attack by steps: pawns, knights, silvers, gold movers, and the king,
+    /// horses and dragons (whose slides `is_attacked_by_slider` covers).
+    #[inline]
+    pub fn steppers(&self, by: Color) -> Bitboard {
+        (self.by_kind[PieceType::Pawn as usize]
+            | self.by_kind[PieceType::Knight as usize]
+            | self.by_kind[PieceType::Silver as usize]
+            | self.by_kind[GOLDS]
+            | self.by_kind[HDK])
+            & self.by_color[by.index()]
+    }
+
+    /// Whether a rook, bishop, lance, horse or dragon of `by` reaches `sq` with occupancy `occ`;
+    /// the half of `is_attacked` that remains when no stepper of `by` is near.
+    #[inline]
+    pub fn is_attacked_by_slider(&self, by: Color, sq: Square, occ: Bitboard) -> bool {
+        let them = !by;
         let rooks = self.slot(by, ROOK_DRAGON);
         if (attacks::rook_pseudo(sq) & rooks).is_some()
             && (attacks::rook_attacks(sq, occ) & rooks).is_some()
