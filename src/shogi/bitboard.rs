@@ -27,9 +27,17 @@ impl Bitboard {
         self.0 != 0
     }
 
+    /// Tests one 64-bit half: a 128-bit shift by a variable amount costs several instructions
+    /// and a branch, and move generation asks this for every piece and many destinations.
     #[inline]
     pub const fn has(self, sq: Square) -> bool {
-        (self.0 >> sq.index()) & 1 != 0
+        let i = sq.index();
+        let half = if i < 64 {
+            self.0 as u64
+        } else {
+            (self.0 >> 64) as u64
+        };
+        (half >> (i & 63)) & 1 != 0
     }
 
     #[inline]
