@@ -231,7 +231,7 @@ const fn build_king_step_zone() -> [Bitboard; 81] {
     while sq < 81 {
         let (f, r) = ((sq / 9) as i32, (sq % 9) as i32);
         let mut bb = 0u128;
-        let mut s = 0;
+        let mut s: usize = 0;
         while s < 81 {
             let (sf, sr) = ((s / 9) as i32, (s % 9) as i32);
             if (sf - f).abs() <= 2 && (sr - r).abs() <= 3 {
