@@ -116,7 +116,7 @@ pub fn checks(pos: &Position, list: &mut MoveList) {
 }
 
 /// The rank a pawn or lance of `c` can never stand on.
-fn zone_last_rank(c: Color) -> Bitboard {
+fn last_rank(c: Color) -> Bitboard {
     match c {
         Color::Black => Bitboard::rank_mask(0),
         Color::White => Bitboard::rank_mask(8),
@@ -285,7 +285,7 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
         // Every pawn's step at once: forward is one square index down for Black and up for
         // White, and no pawn stands on its last rank, so no step leaves its file. Squares come
         // in increasing order, as the pawns would, so the move order is unchanged.
-        debug_assert!((pawns & zone_last_rank(us)).is_empty());
+        debug_assert!((pawns & last_rank(us)).is_empty());
         let steps = match us {
             Color::Black => Bitboard(pawns.0 >> 1),
             Color::White => Bitboard(pawns.0 << 1),
@@ -357,9 +357,10 @@ fn generate_drops(pos: &Position, list: &mut MoveList, us: Color, target: Bitboa
 /// The squares of `target` where `us` may drop a `pt` by the dead-square and two-pawn rules
 /// (pawn-drop mate is checked separately, per square).
 pub fn drop_squares(pos: &Position, us: Color, pt: PieceType, target: Bitboard) -> Bitboard {
-    let (last, last_two) = match us {
-        Color::Black => (Bitboard::rank_mask(0), Bitboard::ranks(0, 1)),
-        Color::White => (Bitboard::rank_mask(8), Bitboard::ranks(7, 8)),
+    let last = last_rank(us);
+    let last_two = match us {
+        Color::Black => Bitboard::ranks(0, 1),
+        Color::White => Bitboard::ranks(7, 8),
     };
     match pt {
         PieceType::Pawn => {
