@@ -771,6 +771,28 @@ impl<'a, G: Game> Worker<'a, G> {
                 }
                 return best_value;
             }
+            // At the first quiescence ply a mate in one is worth looking for where standing pat
+            // does not already settle the node: the captures-only search below cannot see a
+            // quiet or dropped mate, and shogi's drops make them common.
+            if qdepth == 0
+                && let Some(m) = self.pos.mate_in_one()
+            {
+                let v = mate_in(ply + 1);
+                self.tt.store(
+                    key,
+                    TtEntry {
+                        mv: m,
+                        value: value_to_tt(v, ply),
+                        eval: raw_eval,
+                        depth: 0,
+                        bound: Bound::Exact,
+                    },
+                );
+                if PV {
+                    self.stack[ply].pv.push(m);
+                }
+                return v;
+            }
             alpha = alpha.max(best_value);
         }
         let ctx = OrderContext {
