@@ -22,8 +22,12 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             free |= Bitboard::from_square(s);
         }
     }
+    // The checker's reach is taken without the king on the board: a lance, rook or bishop next
+    // to the king also covers the flight square behind it, since the king cannot step back
+    // along the line of the check.
+    let king_bb = Bitboard::from_square(ksq);
     let covers = |pt: PieceType, to: Square, occ: Bitboard| {
-        free.and_not(attacks::attacks(us, pt, to, occ) | Bitboard::from_square(to))
+        free.and_not(attacks::attacks(us, pt, to, occ ^ king_bb) | Bitboard::from_square(to))
             .is_empty()
     };
     let hand = pos.hand(us);
@@ -144,6 +148,62 @@ mod tests {
         let mated = pos.is_mated();
         pos.undo_move();
         mated
+    }
+
+    /// Every checking drop next to the king (or a knight's jump from it) that mates, other than
+    /// a pawn's, is found: `mate_in_one` answers some mate wherever brute force finds such a drop mate.
+    #[test]
+    fn no_contact_drop_mate_is_missed() {
+        let starts = [
+            "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+            "3gkg3/9/4p4/9/9/9/9/9/4K4 b R2B2G3S3N3L16Pr 1",
+            "8k/9/9/9/9/9/9/9/K8 b 2R2B4G4S4N4L 1",
+        ];
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut drop_mates = 0;
+        for game in 0..300 {
+            let mut pos = Position::from_sfen(starts[game % starts.len()]).unwrap();
+            for _ in 0..40 {
+                let moves = movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let them = !pos.side_to_move();
+                let ksq = pos.king_square(them).unwrap();
+                let near = king_attacks(ksq) | knight_attacks(them, ksq);
+                let contact_mate = moves.iter().copied().find(|&m| {
+                    m.is_drop()
+                        && m.dropped() != PieceType::Pawn
+                        && near.has(m.to())
+                        && pos.gives_check(m)
+                        && mates_by_brute_force(&mut pos, m)
+                });
+                if let Some(m) = contact_mate {
+                    drop_mates += 1;
+                    assert!(
+                        mate_in_one(&mut pos).is_some(),
+                        "{m} mates but none was found in {}",
+                        pos.to_sfen()
+                    );
+                }
+                let pool: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| contact_mate != Some(m))
+                    .collect();
+                if pool.is_empty() {
+                    break;
+                }
+                pos.do_move(pool[(next() % pool.len() as u64) as usize]);
+            }
+        }
+        assert!(drop_mates > 100, "only {drop_mates} drop mates seen");
     }
 
     /// Random games that favour checks and drops, from positions with full hands, so that
