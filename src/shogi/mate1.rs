@@ -159,13 +159,7 @@ mod tests {
             "3gkg3/9/4p4/9/9/9/9/9/4K4 b R2B2G3S3N3L16Pr 1",
             "8k/9/9/9/9/9/9/9/K8 b 2R2B4G4S4N4L 1",
         ];
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut drop_mates = 0;
         for game in 0..300 {
             let mut pos = Position::from_sfen(starts[game % starts.len()]).unwrap();
