@@ -370,22 +370,7 @@ impl<'a, G: Game> Worker<'a, G> {
             && !in_check
             && let Some(m) = self.pos.mate_in_one()
         {
-            let v = mate_in(ply + 1);
-            self.tt.store(
-                key,
-                TtEntry {
-                    mv: m,
-                    value: value_to_tt(v, ply),
-                    eval: raw_eval,
-                    depth: depth.min(100),
-                    bound: Bound::Exact,
-                },
-            );
-            if PV {
-                self.stack[ply].pv.clear();
-                self.stack[ply].pv.push(m);
-            }
-            return v;
+            return self.mate_in_one_found::<PV>(key, m, ply, raw_eval, depth.min(100));
         }
 
         // Through the options' own reference, so the parameters are neither copied per node
@@ -684,6 +669,33 @@ impl<'a, G: Game> Worker<'a, G> {
 
     /// Stores a node's result: a lower bound on a cut-off, exact in a PV node that raised alpha,
     /// an upper bound otherwise.
+    /// A mate in one `m` found at this node: stored as exact, the line's only move.
+    fn mate_in_one_found<const PV: bool>(
+        &mut self,
+        key: u64,
+        m: G::Move,
+        ply: usize,
+        raw_eval: i32,
+        depth: i32,
+    ) -> i32 {
+        let v = mate_in(ply + 1);
+        self.tt.store(
+            key,
+            TtEntry {
+                mv: m,
+                value: value_to_tt(v, ply),
+                eval: raw_eval,
+                depth,
+                bound: Bound::Exact,
+            },
+        );
+        if PV {
+            self.stack[ply].pv.clear();
+            self.stack[ply].pv.push(m);
+        }
+        v
+    }
+
     #[allow(clippy::too_many_arguments)]
     fn store_result<const PV: bool>(
         &self,
@@ -777,21 +789,7 @@ impl<'a, G: Game> Worker<'a, G> {
             if qdepth == 0
                 && let Some(m) = self.pos.mate_in_one()
             {
-                let v = mate_in(ply + 1);
-                self.tt.store(
-                    key,
-                    TtEntry {
-                        mv: m,
-                        value: value_to_tt(v, ply),
-                        eval: raw_eval,
-                        depth: 0,
-                        bound: Bound::Exact,
-                    },
-                );
-                if PV {
-                    self.stack[ply].pv.push(m);
-                }
-                return v;
+                return self.mate_in_one_found::<PV>(key, m, ply, raw_eval, 0);
             }
             alpha = alpha.max(best_value);
         }
