@@ -667,8 +667,6 @@ impl<'a, G: Game> Worker<'a, G> {
         }
     }
 
-    /// Stores a node's result: a lower bound on a cut-off, exact in a PV node that raised alpha,
-    /// an upper bound otherwise.
     /// A mate in one `m` found at this node: stored as exact, the line's only move.
     fn mate_in_one_found<const PV: bool>(
         &mut self,
@@ -696,6 +694,8 @@ impl<'a, G: Game> Worker<'a, G> {
         v
     }
 
+    /// Stores a node's result: a lower bound on a cut-off, exact in a PV node that raised alpha,
+    /// an upper bound otherwise.
     #[allow(clippy::too_many_arguments)]
     fn store_result<const PV: bool>(
         &self,

@@ -150,6 +150,31 @@ mod tests {
         mated
     }
 
+    /// Plays `games` random games of at most `plies` plies from `starts` in turn: `choose` sees
+    /// each position with its legal moves and names the move to play, or `None` to end the game.
+    fn play_random_games(
+        starts: &[&str],
+        seed: u64,
+        games: usize,
+        plies: usize,
+        mut choose: impl FnMut(&mut Position, &[Move], &mut dyn FnMut() -> u64) -> Option<Move>,
+    ) {
+        let mut next = crate::test_rng::xorshift(seed);
+        for game in 0..games {
+            let mut pos = Position::from_sfen(starts[game % starts.len()]).unwrap();
+            for _ in 0..plies {
+                let moves = movegen::legal_moves(&pos);
+                if moves.is_empty() {
+                    break;
+                }
+                let Some(m) = choose(&mut pos, &moves, &mut next) else {
+                    break;
+                };
+                pos.do_move(m);
+            }
+        }
+    }
+
     /// Every checking drop next to the king (or a knight's jump from it) that mates, other than
     /// a pawn's, is found: `mate_in_one` answers some mate wherever brute force finds such a drop mate.
     #[test]
@@ -159,15 +184,13 @@ mod tests {
             "3gkg3/9/4p4/9/9/9/9/9/4K4 b R2B2G3S3N3L16Pr 1",
             "8k/9/9/9/9/9/9/9/K8 b 2R2B4G4S4N4L 1",
         ];
-        let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15u64);
         let mut drop_mates = 0;
-        for game in 0..300 {
-            let mut pos = Position::from_sfen(starts[game % starts.len()]).unwrap();
-            for _ in 0..40 {
-                let moves = movegen::legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
+        play_random_games(
+            &starts,
+            0x9e37_79b9_7f4a_7c15,
+            300,
+            40,
+            |pos, moves, next| {
                 let them = !pos.side_to_move();
                 let ksq = pos.king_square(them).unwrap();
                 let near = king_attacks(ksq) | knight_attacks(them, ksq);
@@ -176,12 +199,12 @@ mod tests {
                         && m.dropped() != PieceType::Pawn
                         && near.has(m.to())
                         && pos.gives_check(m)
-                        && mates_by_brute_force(&mut pos, m)
+                        && mates_by_brute_force(pos, m)
                 });
                 if let Some(m) = contact_mate {
                     drop_mates += 1;
                     assert!(
-                        mate_in_one(&mut pos).is_some(),
+                        mate_in_one(pos).is_some(),
                         "{m} mates but none was found in {}",
                         pos.to_sfen()
                     );
@@ -191,12 +214,9 @@ mod tests {
                     .copied()
                     .filter(|&m| contact_mate != Some(m))
                     .collect();
-                if pool.is_empty() {
-                    break;
-                }
-                pos.do_move(pool[(next() % pool.len() as u64) as usize]);
-            }
-        }
+                (!pool.is_empty()).then(|| pool[(next() % pool.len() as u64) as usize])
+            },
+        );
         assert!(drop_mates > 100, "only {drop_mates} drop mates seen");
     }
 
@@ -209,21 +229,18 @@ mod tests {
             "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
             "3gkg3/9/4p4/9/9/9/9/9/4K4 b R2B2G3S3N3L16Pr 1",
         ];
-        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1du64);
         let (mut found, mut checked) = (0, 0);
-        for game in 0..240 {
-            let mut pos = Position::from_sfen(starts[game % starts.len()]).unwrap();
-            for _ in 0..60 {
-                let moves = movegen::legal_moves(&pos);
-                if moves.is_empty() {
-                    break;
-                }
+        play_random_games(
+            &starts,
+            0x2545_f491_4f6c_dd1d,
+            240,
+            60,
+            |pos, moves, next| {
                 checked += 1;
-                let answer = mate_in_one(&mut pos);
-                if let Some(m) = answer {
+                if let Some(m) = mate_in_one(pos) {
                     found += 1;
                     assert!(moves.contains(&m), "{m} is not legal in {}", pos.to_sfen());
-                    assert!(mates_by_brute_force(&mut pos, m), "{m} does not mate");
+                    assert!(mates_by_brute_force(pos, m), "{m} does not mate");
                 }
                 // Mostly checks and drops, sometimes anything.
                 let checks: Vec<Move> = moves
@@ -236,9 +253,9 @@ mod tests {
                 } else {
                     moves.to_vec()
                 };
-                pos.do_move(pool[(next() % pool.len() as u64) as usize]);
-            }
-        }
+                Some(pool[(next() % pool.len() as u64) as usize])
+            },
+        );
         assert!(
             checked > 5000 && found > 200,
             "{found} mates in {checked} positions"
