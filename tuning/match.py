@@ -364,13 +364,36 @@ class EngineTimeout(EngineError):
 
 def _die_with_parent():
     """In the child: SIGKILL when the referee goes away (Linux prctl PR_SET_PDEATHSIG), so a hung
-    engine never outlives an interrupted match."""
+    engine never outlives an interrupted match.  The child also gets its own process group: a
+    Ctrl-C at the terminal, or `timeout` signalling its whole group, must reach the referee alone.
+    Otherwise the engines die of the signal first and the games they were playing are scored as
+    crashes before the referee hears of the interrupt."""
+    try:
+        os.setpgid(0, 0)
+    except OSError:
+        pass
     try:
         import ctypes
         import signal
         ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
     except Exception:
         pass
+
+
+# Every engine process not yet closed, so that an interrupted match can end its games at once.
+_LIVE: set = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def kill_live_engines():
+    """SIGKILL every engine still running (the referee is being interrupted)."""
+    with _LIVE_LOCK:
+        procs = [e.proc for e in _LIVE]
+    for p in procs:
+        try:
+            p.kill()
+        except OSError:
+            pass
 
 
 class Engine:
@@ -385,6 +408,8 @@ class Engine:
                                          stderr=self.log, bufsize=0, preexec_fn=_die_with_parent)
         except OSError as e:
             raise EngineCrash(f"cannot start {spec.cmd}: {e}") from e
+        with _LIVE_LOCK:
+            _LIVE.add(self)
         self.q: queue.Queue = queue.Queue()
         self.reader = threading.Thread(target=self._read, daemon=True)
         self.reader.start()
@@ -489,6 +514,8 @@ class Engine:
                     self.proc.kill()
                     self.proc.wait(timeout=5.0)
         finally:
+            with _LIVE_LOCK:
+                _LIVE.discard(self)
             if self.log is not subprocess.DEVNULL:
                 self.log.close()
 
@@ -832,6 +859,7 @@ def main(argv=None):
                   + (f"  LLR {s['sprt']['llr']:.2f}" if sprt else ""), flush=True)
     lock = threading.Lock()
     stop = threading.Event()
+    interrupted = threading.Event()
     results_f = open(out / "results.jsonl", "a")
 
     def job(i):
@@ -847,6 +875,11 @@ def main(argv=None):
                         comments=[f"opening {args.skip_openings + pair % len(openings) + 1} of {opath}",
                                   f"loadavg {os.getloadavg()[0]:.2f}"])
         res.update(game=i + 1, pair=pair, a_colour="black" if a_black else "white", loadavg=os.getloadavg()[0])
+        if interrupted.is_set():
+            # Cut off by the interrupt (its engines were killed): not a result.  --resume plays
+            # this game again.
+            rec.unlink(missing_ok=True)
+            return None
         with lock:
             tally.add(pair, res["a_colour"], res)
             results_f.write(json.dumps(res) + "\n")
@@ -870,9 +903,11 @@ def main(argv=None):
             for f in cf.as_completed(futs):
                 f.result()
         except KeyboardInterrupt:
+            interrupted.set()
             stop.set()
             for f in futs:
                 f.cancel()
+            kill_live_engines()  # the games in progress end now, unrecorded
             raise
     results_f.close()
     s = tally.summary(sprt, args.sprt_model)

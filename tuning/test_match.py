@@ -386,6 +386,38 @@ class RefereeFakeEngineTests(unittest.TestCase):
             M.main(common[:-3] + ["--games", "6", "--resume"])
         self.assertIn("needs --out", str(e.exception))
 
+    def test_an_interrupt_to_the_whole_process_group_scores_no_game(self):
+        # Ctrl-C at a terminal, or `timeout`, signals the referee's whole process group.  The games
+        # in progress must be dropped (and played again on --resume), never scored as crashes of
+        # whichever engine the signal happened to kill first.
+        import signal
+        import subprocess
+        import time
+        op = self.dir / "openings.sfen"
+        op.write_text("startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\n")
+        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+        out = self.dir / "interrupted"
+        common = ["--engine", f"fake,name=A,cmd={fake} slow", "--opponent", f"fake,name=B,cmd={fake} first",
+                  "--byoyomi", "1000", "--concurrency", "2", "--max-plies", "10", "--games", "8",
+                  "--openings", str(op), "--out", str(out), "--quiet"]
+        proc = subprocess.Popen([sys.executable, str(Path(M.__file__)), *common], start_new_session=True,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        results = out / "results.jsonl"
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not (results.exists() and results.read_text().strip()):
+            time.sleep(0.05)
+        time.sleep(0.3)  # the next games are under way
+        os.killpg(proc.pid, signal.SIGINT)
+        proc.wait(timeout=30)
+        proc.stderr.close()
+        rows = [json.loads(x) for x in results.read_text().splitlines() if x.strip()]
+        self.assertTrue(0 < len(rows) < 8, len(rows))
+        self.assertEqual({r["reason"] for r in rows}, {"max plies"})
+        self.assertEqual(len(list(out.glob("game-*.csa"))), len(rows))
+        s = M.main(common + ["--resume"])
+        self.assertEqual((s["games"], s["D"]), (8, 8))
+        self.assertEqual(s["reasons"], {"max plies": 8})
+
     def test_a_decided_sprt_is_not_resumed(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n")
