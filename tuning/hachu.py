@@ -141,7 +141,7 @@ class XBoardEngine:
         try:
             self.proc = subprocess.Popen(spec.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                          stderr=subprocess.STDOUT, text=True, bufsize=1,
-                                         preexec_fn=M._die_with_parent)
+                                         preexec_fn=M._engine_child_setup)
         except OSError as e:
             raise M.EngineCrash(f"cannot start {spec.cmd}: {e}") from e
         self.q: queue.Queue = queue.Queue()

@@ -362,12 +362,12 @@ class EngineTimeout(EngineError):
     pass
 
 
-def _die_with_parent():
-    """In the child: SIGKILL when the referee goes away (Linux prctl PR_SET_PDEATHSIG), so a hung
-    engine never outlives an interrupted match.  The child also gets its own process group: a
-    Ctrl-C at the terminal, or `timeout` signalling its whole group, must reach the referee alone.
-    Otherwise the engines die of the signal first and the games they were playing are scored as
-    crashes before the referee hears of the interrupt."""
+def _engine_child_setup():
+    """In an engine's process before it starts: SIGKILL when the referee goes away (Linux prctl
+    PR_SET_PDEATHSIG), so a hung engine never outlives an interrupted match, and a process group
+    of its own: a Ctrl-C at the terminal, or `timeout` signalling its whole group, must reach the
+    referee alone.  Otherwise the engines die of the signal first and the games they were playing
+    are scored as crashes before the referee hears of the interrupt."""
     try:
         os.setpgid(0, 0)
     except OSError:
@@ -405,7 +405,7 @@ class Engine:
         self.log = open(log_path, "ab") if log_path else subprocess.DEVNULL
         try:
             self.proc = subprocess.Popen(spec.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.log, bufsize=0, preexec_fn=_die_with_parent)
+                                         stderr=self.log, bufsize=0, preexec_fn=_engine_child_setup)
         except OSError as e:
             raise EngineCrash(f"cannot start {spec.cmd}: {e}") from e
         with _LIVE_LOCK:

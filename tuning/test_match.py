@@ -401,7 +401,7 @@ class RefereeFakeEngineTests(unittest.TestCase):
                   "--byoyomi", "1000", "--concurrency", "2", "--max-plies", "10", "--games", "8",
                   "--openings", str(op), "--out", str(out), "--quiet"]
         proc = subprocess.Popen([sys.executable, str(Path(M.__file__)), *common], start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         results = out / "results.jsonl"
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline and not (results.exists() and results.read_text().strip()):
@@ -409,7 +409,6 @@ class RefereeFakeEngineTests(unittest.TestCase):
         time.sleep(0.3)  # the next games are under way
         os.killpg(proc.pid, signal.SIGINT)
         proc.wait(timeout=30)
-        proc.stderr.close()
         rows = [json.loads(x) for x in results.read_text().splitlines() if x.strip()]
         self.assertTrue(0 < len(rows) < 8, len(rows))
         self.assertEqual({r["reason"] for r in rows}, {"max plies"})
