@@ -723,9 +723,9 @@ fn the_default_book_plays_out_of_the_box() {
 }
 
 #[test]
-fn records_books_from_the_shared_game_records() {
+fn records_books_from_the_real_game_records() {
     // KIF, KI2 and CSA files through the game-record reader.
-    let files = build::files_under(std::path::Path::new("../shared/data/kifu")).unwrap();
+    let files = build::files_under(std::path::Path::new("tests/data/kifu")).unwrap();
     let games: Vec<GameRecord> = files
         .iter()
         .filter_map(|f| build::read_games(f).ok())

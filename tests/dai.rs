@@ -1,4 +1,4 @@
-//! Dai shogi rules (`kirin::dai`): perft against the `dai` rows of `shared/data/perft.tsv`
+//! Dai shogi rules (`kirin::dai`): perft against the `dai` rows of `tests/data/perft.tsv`
 //! (copied here as a table), hand-made positions for the lion, the horned falcon and soaring
 //! eagle, promotion, royals and the end of the game, and the position's own invariants on
 //! random playouts.
@@ -22,9 +22,8 @@ fn sq(text: &str) -> Square {
 }
 
 #[test]
-fn perft_table_matches_the_shared_file() {
-    let text =
-        std::fs::read_to_string("../shared/data/perft.tsv").expect("../shared/data/perft.tsv");
+fn perft_table_matches_the_reference_file() {
+    let text = std::fs::read_to_string("tests/data/perft.tsv").expect("tests/data/perft.tsv");
     let rows: Vec<(u32, u64)> = text
         .lines()
         .filter(|l| l.starts_with("dai\t"))

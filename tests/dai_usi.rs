@@ -1,5 +1,5 @@
 //! Dai shogi through the USI front end and the command line: the variant option, positions
-//! with dai move text, searches that keep and take royals, perft against the shared table,
+//! with dai move text, searches that keep and take royals, perft against the reference table,
 //! and one-line errors. Move legality is checked with `kirin::dai`, whose move generation
 //! `tests/dai.rs` checks against the perft table and an independent generator.
 
@@ -56,10 +56,9 @@ fn sfen_with(pieces: &[(u8, char, &str)], side: char) -> String {
     format!("{} {side} - 1", ranks.join("/"))
 }
 
-/// The dai perft count of the start position at `depth`, from the shared table.
+/// The dai perft count of the start position at `depth`, from the reference table (`tests/data/perft.tsv`).
 fn table_count(depth: u32) -> u64 {
-    let text =
-        std::fs::read_to_string("../shared/data/perft.tsv").expect("../shared/data/perft.tsv");
+    let text = std::fs::read_to_string("tests/data/perft.tsv").expect("tests/data/perft.tsv");
     text.lines()
         .map(|l| l.split('\t').collect::<Vec<_>>())
         .find(|f| f.len() >= 5 && f[0] == "dai" && f[1] == "startpos" && f[3] == depth.to_string())

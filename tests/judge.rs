@@ -36,10 +36,9 @@ fn judge(args: &[&str], input: &[u8]) -> (bool, Vec<String>, String) {
     )
 }
 
-/// The depth-1 dai row of the shared perft table: the number of legal moves at the start.
+/// The depth-1 dai row of the reference perft table: the number of legal moves at the start.
 fn start_moves_from_perft_table() -> usize {
-    let text =
-        std::fs::read_to_string("../shared/data/perft.tsv").expect("../shared/data/perft.tsv");
+    let text = std::fs::read_to_string("tests/data/perft.tsv").expect("tests/data/perft.tsv");
     text.lines()
         .map(|l| l.split('\t').collect::<Vec<_>>())
         .find(|f| f[0] == "dai" && f[3] == "1")

@@ -1,4 +1,4 @@
-//! Perft against the reference counts of `shared/data/perft.tsv` (the `standard` rows), copied
+//! Perft against the reference counts of `tests/data/perft.tsv` (the `standard` rows), copied
 //! here as a table so the test needs nothing outside the repository.
 //!
 //! Every row is its own test. Rows that take more than a few seconds in the `fast` profile are

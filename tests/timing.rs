@@ -1,11 +1,10 @@
 //! Overrun check under load: `tuning/timing.py --quick` plays at least 100 moves of
-//! `go btime 0 wtime 0 byoyomi 1000` (kirin against itself, openings from the shared data folder)
+//! `go btime 0 wtime 0 byoyomi 1000` (kirin against itself, from `tests/data/random_openings.sfen`)
 //! while two busy-loop processes load the cores, and exits non-zero if any `bestmove` arrived
 //! after the period or never arrived. This asserts that no move loses on time, not how fast the
 //! engine is. About two minutes.
 //!
-//! Needs Python 3 (`.venv/bin/python` when present, else `python3`) and the openings at
-//! `../shared/data/openings/taya36.sfen` from the repository root; a missing one fails the test.
+//! Needs Python 3 (`.venv/bin/python` when present, else `python3`).
 
 use std::path::Path;
 use std::process::Command;
@@ -19,12 +18,7 @@ fn no_overruns_at_one_second_byoyomi_under_load() {
     } else {
         "python3".into()
     };
-    let openings = root.join("../shared/data/openings/taya36.sfen");
-    assert!(
-        openings.exists(),
-        "openings not found at {} (the shared data folder must sit next to the repository)",
-        openings.display()
-    );
+    let openings = root.join("tests/data/random_openings.sfen");
     let output = Command::new(&python)
         .arg(root.join("tuning/timing.py"))
         .arg("--quick")

@@ -1,4 +1,4 @@
-//! Yari shogi rules (`kirin::yari`): perft against the `yari` rows of `shared/data/perft.tsv`
+//! Yari shogi rules (`kirin::yari`): perft against the `yari` rows of `tests/data/perft.tsv`
 //! (copied here as a table), legal move sets and checks against pyffish (Fairy-Stockfish's
 //! rules, run by `tests/oracle/yari_oracle.py`), and the position's own invariants.
 //!
@@ -54,9 +54,9 @@ fn check_row(name: &str, depth: u32) {
 }
 
 #[test]
-fn the_table_is_the_shared_one() {
-    // The copy above must match the shared file where it is present (it is in this workspace).
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/perft.tsv");
+fn the_table_is_the_reference_one() {
+    // The copy above must match the reference table the other games' tests read.
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/perft.tsv");
     let Ok(text) = std::fs::read_to_string(&path) else {
         panic!("{} is needed to check the table", path.display());
     };
