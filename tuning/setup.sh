@@ -6,7 +6,7 @@
 # rules as a library, the reference for yari shogi's moves in tests/yari.rs and the referee of
 # tuning/yari_match.py), and the yari shogi opponent: Fairy-Stockfish compiled to WebAssembly (npm
 # package fairy-stockfish-nnue.wasm, version pinned in tuning/package-lock.json, installed in
-# tuning/node_modules, run with node).
+# tuning/node_modules, run with node), and tsshogi for the record tests (tests/oracle/node_modules).
 # Idempotent: skips what is already there.  Usage: bash tuning/setup.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -34,6 +34,11 @@ fi
 if [ ! -f tuning/node_modules/fairy-stockfish-nnue.wasm/uci.js ]; then
     command -v npm >/dev/null || { echo "npm not found: install nodejs and npm, then rerun" >&2; exit 1; }
     npm ci --prefix tuning --no-audit --no-fund
+fi
+# The test suite's record oracle: tsshogi, ShogiHome's record library (pinned in
+# tests/oracle/package-lock.json), which tests/tsshogi.rs runs with node.
+if [ ! -f tests/oracle/node_modules/tsshogi/package.json ]; then
+    npm ci --prefix tests/oracle --no-audit --no-fund
 fi
 echo "ready: .venv/bin/python tuning/match.py --help, .venv/bin/python tuning/yari_match.py --help," \
     ".venv/bin/python tuning/dai_match.py --help" >&2

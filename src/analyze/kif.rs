@@ -97,7 +97,9 @@ pub fn annotated(
                 .map(|b| line_to_ki2(&pos, &[b], prev_to));
             let mut after = pos.clone();
             after.do_move(m);
-            let pv = line_to_ki2(&after, &a.after_pv, Some(m.to()));
+            // No previous square: ShogiHome reads this line from the position alone, so a
+            // first move written as `同` would not be read at all.
+            let pv = line_to_ki2(&after, &a.after_pv, None);
             notes[ply] = notes_for(a, &pv, best.as_deref());
         }
         prev_to = Some(m.to());

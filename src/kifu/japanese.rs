@@ -2,12 +2,15 @@
 //!
 //! KIF writes a move with its destination, the piece, a promotion mark and the origin in ASCII
 //! digits: `７六歩(77)`, `同　銀(31)` (same square as the last move), `５五角打` (drop),
-//! `２二角成(88)`, `２二角不成(88)`. KI2 leaves the origin out, so when two pieces of one kind
+//! `２二角成(88)`. A declined promotion has no mark in KIF: the origin already tells the move,
+//! and ShogiHome's reader stops at `不成`; kirin still reads `２二角不成(88)` from other
+//! writers. KI2 leaves the origin out and writes `不成`, so when two pieces of one kind
 //! can reach the square it adds the words players use: 上/引/寄 for the motion (forward,
 //! backward, sideways from the mover's side) and 右/左/直 for the piece's place (rightmost,
 //! leftmost, straight forward), and 打 for a drop only when a piece on the board could also go
 //! there.
 
+use crate::shogi::attacks::attacks;
 use crate::shogi::{Color, Move, PieceType, Position, Square, legal_moves};
 
 const FILES: [char; 9] = ['１', '２', '３', '４', '５', '６', '７', '８', '９'];
@@ -86,7 +89,8 @@ pub fn piece_from_char(c: char) -> Option<PieceType> {
     })
 }
 
-/// A move in KIF: `７六歩(77)`, `同　銀(31)`, `５五角打`, `２二角成(88)`, `２二角不成(88)`.
+/// A move in KIF: `７六歩(77)`, `同　銀(31)`, `５五角打`, `２二角成(88)`, and `２二角(88)` for a
+/// declined promotion, as ShogiHome writes it (its reader refuses `不成` in a KIF move line).
 /// `prev_to` is the destination of the previous move, which turns a recapture into `同`.
 pub fn move_to_kif(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
     let mut s = destination(m, prev_to);
@@ -96,7 +100,9 @@ pub fn move_to_kif(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
         return s;
     }
     s.push_str(piece_name(pos.piece_on(m.from()).kind()));
-    s.push_str(promotion_word(pos, m));
+    if m.is_promotion() {
+        s.push('成');
+    }
     s.push_str(&format!("({}{})", m.from().file() + 1, m.from().rank() + 1));
     s
 }
@@ -104,14 +110,10 @@ pub fn move_to_kif(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
 /// A move in KI2 (without the `▲`/`△` mark): `７六歩`, `同　銀`, `５八金右`, `５五角打`.
 pub fn move_to_ki2(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
     let mut s = destination(m, prev_to);
-    let legal = legal_moves(pos);
     if m.is_drop() {
         let pt = m.dropped();
         s.push_str(piece_name(pt));
-        let board_move_too = legal
-            .iter()
-            .any(|b| !b.is_drop() && b.to() == m.to() && pos.piece_on(b.from()).kind() == pt);
-        if board_move_too {
+        if !reachers(pos, m.to(), pt).is_empty() {
             s.push('打');
         }
         return s;
@@ -119,7 +121,7 @@ pub fn move_to_ki2(pos: &Position, m: Move, prev_to: Option<Square>) -> String {
     let us = pos.side_to_move();
     let kind = pos.piece_on(m.from()).kind();
     s.push_str(piece_name(kind));
-    let origins = origins(pos, &legal, m.to(), kind);
+    let origins = reachers(pos, m.to(), kind);
     if origins.len() > 1 {
         let motion = Some(motion_of(us, m.from(), m.to()));
         let mut places = vec![Place::Right, Place::Left];
@@ -188,7 +190,8 @@ fn destination(m: Move, prev_to: Option<Square>) -> String {
     }
 }
 
-/// `成`, `不成` where the move could have promoted but did not, or nothing.
+/// `成`, `不成` where the move could have promoted but did not, or nothing: KI2's words, which
+/// need `不成` since a KI2 move names no origin.
 fn promotion_word(pos: &Position, m: Move) -> &'static str {
     if m.is_drop() {
         ""
@@ -199,6 +202,22 @@ fn promotion_word(pos: &Position, m: Move) -> &'static str {
     } else {
         ""
     }
+}
+
+/// The squares of the mover's pieces of `kind` that reach `to`, legally or not: the pieces a
+/// KI2 move must be told apart from. A piece pinned to its king counts, since ShogiHome's
+/// reader (tsshogi) and the writers it follows tell apart every piece that attacks the square;
+/// words that single a piece out among these also single it out among the legal moves.
+fn reachers(pos: &Position, to: Square, kind: PieceType) -> Vec<Square> {
+    let us = pos.side_to_move();
+    let mut pieces = pos.pieces_cp(us, kind);
+    let mut v = Vec::new();
+    while let Some(sq) = pieces.pop() {
+        if attacks(us, kind, sq, pos.occupied()).has(to) {
+            v.push(sq);
+        }
+    }
+    v
 }
 
 /// The squares from which a piece of `kind` legally moves to `to`.
