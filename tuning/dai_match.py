@@ -33,7 +33,8 @@ a chance.  With a HaChu in the game the referee plays by HaChu's rule (`last-ran
 with `--declined-pawn last-rank` and USI engines that declare `DaiDeclinedPawn` are set to it, so
 the engines play the same rules; otherwise dai.md's (`keep-chances`).
 
-See tuning/README.md ("Dai shogi against HaChu") for the commands.
+See tuning/README.md ("Dai shogi matches") for the commands, tuning/notes/dai.md ("Dai shogi
+against HaChu") for what is checked and the games played.
 """
 
 from __future__ import annotations

@@ -773,6 +773,47 @@ def parse_sprt(words):
     return d
 
 
+# The results log (tuning/results.tsv): one row per finished match, appended when --change or
+# --log is given.  The columns are described in tuning/README.md ("The results log").
+RESULTS_LOG = REPO / "tuning" / "results.tsv"
+LOG_COLUMNS = ("date", "commit", "change", "engines", "tc", "test", "games", "W/D/L", "pentanomial",
+               "Elo", "LLR", "verdict", "notes")
+
+
+def log_result(path, s, meta, change, out):
+    """Append the row of summary `s` (of the match whose match.json is `meta`, records in `out`)."""
+    def cell(x):
+        return " ".join(str(x).split())  # no tab or newline inside a cell
+    a = meta["A"]
+    commit = a.get("build") or subprocess.run(
+        ["git", "-C", str(REPO), "describe", "--always", "--dirty", "--abbrev=7"],
+        capture_output=True, text=True).stdout.strip()
+    byo = meta["byoyomi"]
+    tc = f"byoyomi {byo['A']}" + (f"/{byo['B']}" if byo["B"] != byo["A"] else "")
+    elo = s.get("elo_pentanomial") or s.get("elo_trinomial")
+    sprt = s.get("sprt")
+    notes = [f"{s[w]} {s['time'][w]['mean_ms']:.0f} ms a move, max {s['time'][w]['max_ms']:.0f}"
+             + (f", faults {s['faults'][w]}" if s["faults"][w] else "") for w in ("A", "B")]
+    records = str(out)
+    for root, name in ((str(REPO) + "/", ""), (os.environ.get("KIRIN_DATA", "") + "/", "$KIRIN_DATA/")):
+        if root != "/":
+            records = records.replace(root, name)
+    row = [dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d"), commit, change or "",
+           f"{s['A']} vs {s['B']}", tc,
+           f"SPRT [{sprt['elo0']:g}, {sprt['elo1']:g}]" if sprt else "fixed", s["games"],
+           f"{s['W']}/{s['D']}/{s['L']}", str(s["pentanomial"]),
+           f"{fmt_elo(elo[0])} +- {elo[1]:.1f}" if elo else "",
+           f"{sprt['llr']:.2f}" if sprt else "",
+           {"continue": "undecided"}.get(sprt["status"], sprt["status"]) if sprt else "",
+           "; ".join(notes + [f"records {records}"])]
+    path = Path(path)
+    new = not path.exists() or path.stat().st_size == 0
+    with open(path, "a") as f:
+        if new:
+            f.write("\t".join(LOG_COLUMNS) + "\n")
+        f.write("\t".join(cell(x) for x in row) + "\n")
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -805,10 +846,19 @@ def main(argv=None):
                     "of one match played in parts on disjoint openings, DIR,DIR...; "
                     "with --sprt, that test instead of the match's own, also run game by game in the "
                     "order the games finished")
+    ap.add_argument("--change", default=None, metavar="TEXT",
+                    help="what the match measures; with it (or --log) a finished match appends a row to "
+                    "the results log (with --summarize: the games so far)")
+    ap.add_argument("--log", default=None, metavar="FILE", help=f"the results log (default {RESULTS_LOG})")
     args = ap.parse_args(argv)
+    log = args.log or (RESULTS_LOG if args.change is not None else None)
     if args.summarize:
         sprt = parse_sprt(args.sprt) if args.sprt is not None else None
-        return summarize([Path(d) for d in args.summarize.split(",")], args.sprt_model, sprt)
+        s = summarize([Path(d) for d in args.summarize.split(",")], args.sprt_model, sprt)
+        if log:
+            first = Path(args.summarize.split(",")[0])
+            log_result(log, s, json.loads((first / "match.json").read_text()), args.change, args.summarize)
+        return s
 
     if args.resume and not args.out:
         raise SystemExit("--resume needs --out, the folder of the match to go on with")
@@ -917,6 +967,8 @@ def main(argv=None):
     print_summary(s, a.name, b.name)
     with open(out / "summary.txt", "w") as f:
         print_summary(s, a.name, b.name, file=f)
+    if log:
+        log_result(log, s, meta, args.change, out)
     return s
 
 

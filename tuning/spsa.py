@@ -20,7 +20,8 @@ The parameter list (names, defaults, ranges) comes from the engine's own `usi` a
 saved after every iteration (an interrupted run resumes where it stopped, replaying the unfinished
 iteration with the same signs); the trajectory goes to trajectory.csv; the current values to
 tuned-params.rs (rows for src/search/params.rs), tuned-setoption.txt and tuned-engine.txt (an
-engine spec for match.py).  See tuning/README.md, "Tuning search parameters with SPSA".
+engine spec for match.py).  See tuning/README.md, "SPSA", for the commands
+and tuning/notes/spsa.md for the schedule and the runs.
 """
 
 from __future__ import annotations

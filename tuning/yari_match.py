@@ -13,7 +13,8 @@ the third occurrence of a position (a draw, or a loss for the side that gave che
 move of the cycle), resignation, a judged `bestmove win` (the impasse count of the rules
 document, which pyffish lacks) or the ply cap (a draw).
 
-See tuning/README.md ("Yari shogi matches") for the commands.  The statistics, the engine process
+See tuning/README.md ("Yari shogi matches") for the commands, tuning/notes/yari.md for the
+referee's rules and the games played.  The statistics, the engine process
 wrapper and the summary come from tuning/match.py.
 """
 

@@ -1,5 +1,6 @@
 //! kirin-tune: generates self-play data, fits the evaluation weights to it, and measures weight
-//! sets against each other. See tuning/README.md for the commands that made the shipped weights.
+//! sets against each other. See tuning/README.md ("How the shipped files are made") for the
+//! commands that made the shipped weights.
 
 use kirin::eval::Evaluator;
 use kirin::eval::dai::DaiWeights;
@@ -484,7 +485,7 @@ fn dai_fit_cmd(a: &Args) -> Result<(), String> {
     let header = format!(
         "Dai shogi evaluation parameters, in evaluation units (a pawn is about 100).\n\
          Read by src/eval/dai.rs. Fitted by `kirin-tune dai-fit` to {} positions\n\
-         (loss {before:.5} -> {after:.5}); tuning/README.md has the commands.",
+         (loss {before:.5} -> {after:.5}); tuning/notes/dai.md has the commands.",
         samples.len()
     );
     std::fs::write(out, w.to_text(&header)).map_err(|e| format!("{out}: {e}"))?;

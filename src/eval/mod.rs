@@ -25,7 +25,7 @@ pub use scale::{REPORT_SCALE, ReportScale, from_reported_cp, to_reported_cp};
 pub type Value = i32;
 
 /// Internal units per logistic unit of winning probability: the scale the linear evaluation was
-/// fitted to (K = 1182 in tuning/README.md), which the network is trained to share, so that the
+/// fitted to (K = 1182 in tuning/notes/linear-weights.md), which the network is trained to share, so that the
 /// search's margins mean the same with either evaluator.
 pub const CP_PER_LOGIT: i32 = 1182;
 
@@ -55,7 +55,7 @@ fn embedded_network() -> Option<Arc<Network>> {
 
 impl Default for Evaluator {
     /// What kirin plays with unless told otherwise: the embedded network, which won its match
-    /// against the linear evaluation (tuning/README.md, "Rounds"); the linear evaluation if the
+    /// against the linear evaluation (tuning/notes/network.md, "Rounds"); the linear evaluation if the
     /// network were unusable.
     fn default() -> Self {
         Evaluator::embedded_network().unwrap_or_else(|_| Evaluator::linear())

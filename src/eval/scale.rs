@@ -3,7 +3,7 @@
 //! GUIs turn `score cp` into a winning probability with `1 / (1 + exp(-cp / 600))`
 //! (ShogiHome's default coefficient, the scale of YaneuraOu's evaluations). The fitted linear
 //! evaluation maps to winning probability with `sigmoid(eval / K)`, K = 1182.2
-//! (`tuning/README.md`, round 2), so its units are about half as large. Scores are converted
+//! (`tuning/notes/linear-weights.md`, round 2), so its units are about half as large. Scores are converted
 //! only where they meet the user: `info score cp`, and the user-given `ResignValue` and
 //! `DrawValueBlack`/`DrawValueWhite`. The search itself works in evaluation units throughout.
 //!
