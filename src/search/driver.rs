@@ -173,10 +173,19 @@ fn decide<G: Game>(
         }
         d
     };
+    // A weakened level plays analysis and `go infinite` at full strength.
+    let skill = opts
+        .skill
+        .filter(|_| !limits.infinite && !opts.consideration_mode);
     let node_limit = match (limits.nodes, opts.nodes_limit) {
         (Some(a), b) if b > 0 => a.min(b),
         (Some(a), _) => a,
         (None, b) => b,
+    };
+    let node_limit = match skill {
+        Some(s) if node_limit > 0 => node_limit.min(s.nodes()),
+        Some(s) => s.nodes(),
+        None => node_limit,
     };
     let time = limits
         .clock
@@ -185,6 +194,11 @@ fn decide<G: Game>(
     if !control.pondering.load(Ordering::SeqCst) {
         control.set_deadline(time.as_ref().map(TimeManager::deadline));
     }
+    // How long a weakened level holds its answer: a moment, never past the planned time.
+    let hold = skill.filter(|s| s.holds()).map(|_| {
+        let planned = time.as_ref().map_or(Duration::MAX, TimeManager::optimum);
+        Duration::from_millis(super::skill::HOLD_MS).min(planned)
+    });
 
     // Tables beyond the thread count (fewer threads than last time) are dropped with the rest.
     let mut handed_out = std::mem::take(histories).into_iter();
@@ -241,6 +255,9 @@ fn decide<G: Game>(
             evaluator,
             main_hist,
         );
+        if node_limit > 0 && node_limit < 65_536 {
+            main.check_mask = 63;
+        }
         main.main = Some(MainDuties {
             time,
             node_limit,
@@ -262,7 +279,7 @@ fn decide<G: Game>(
         while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
             std::thread::sleep(Duration::from_millis(1));
         }
-        control.stop();
+        control.halt();
         let mut all = vec![ThreadResult {
             depth: main.completed_depth,
             root_moves: main.root_moves,
@@ -314,7 +331,32 @@ fn decide<G: Game>(
         return Outcome::Resign;
     }
     let nodes: u64 = counters.iter().map(|n| n.load(Ordering::Relaxed)).sum();
-    let lines = (0..opts.multipv.clamp(1, best.root_moves.len()))
+    let searched = opts.multipv.clamp(1, best.root_moves.len());
+    if let Some(skill) = skill {
+        // One of the searched lines, reported as the only one, since it is what is played.
+        let scores: Vec<i32> = best.root_moves[..searched]
+            .iter()
+            .map(|rm| rm.score.max(rm.prev_score))
+            .collect();
+        let chosen = skill.choose(&scores, pos.key());
+        let line = final_line(pos, best, chosen, nodes, tt, start, reporter).map(|mut info| {
+            info.multipv = 1;
+            info
+        });
+        reporter.final_lines(line.into_iter().collect());
+        if let Some(hold) = hold {
+            while start.elapsed() < hold && !control.asked_to_stop() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+        }
+        let rm = &best.root_moves[chosen];
+        let ponder = rm.pv.get(1).copied();
+        return Outcome::Move {
+            best: rm.mv,
+            ponder,
+        };
+    }
+    let lines = (0..searched)
         .filter_map(|i| final_line(pos, best, i, nodes, tt, start, reporter))
         .collect();
     reporter.final_lines(lines);

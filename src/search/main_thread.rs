@@ -48,7 +48,7 @@ impl MainDuties {
         if let Some(tm) = &self.time
             && Instant::now() >= tm.deadline()
         {
-            control.stop();
+            control.halt();
         }
         if self.node_limit > 0 {
             let total: u64 = node_counters
@@ -56,7 +56,7 @@ impl MainDuties {
                 .map(|n| n.load(Ordering::Relaxed))
                 .sum();
             if total >= self.node_limit {
-                control.stop();
+                control.halt();
             }
         }
     }

@@ -9,6 +9,7 @@ pub mod mate;
 mod movepick;
 pub mod params;
 mod report;
+pub mod skill;
 pub mod time;
 pub mod tt;
 pub mod worker;
@@ -49,6 +50,9 @@ pub struct SearchOptions {
     pub output_fail_lh_pv: bool,
     /// Margins, reductions and history scales.
     pub params: params::Params,
+    /// A strength below full: a node budget and a noisy choice among `multipv` lines, for
+    /// searches that end by themselves (not `go infinite`, nor in analysis).
+    pub skill: Option<skill::Skill>,
 }
 
 impl Default for SearchOptions {
@@ -70,6 +74,7 @@ impl Default for SearchOptions {
             pv_interval_ms: 0,
             output_fail_lh_pv: true,
             params: params::Params::default(),
+            skill: None,
         }
     }
 }
@@ -202,6 +207,9 @@ pub struct SearchControl {
     deadline_ns: AtomicU64,
     epoch: std::time::Instant,
     stop: AtomicBool,
+    /// Set by `stop` from outside only (not by a deadline or a node limit), so that a weakened
+    /// level's held answer goes out at once when the GUI asks for it.
+    asked_to_stop: AtomicBool,
     /// True while the search thinks on the opponent's time or in `go infinite`: it must not
     /// stop on its own, and must not print `bestmove` until `stop` or `ponderhit`.
     pondering: AtomicBool,
@@ -217,6 +225,7 @@ impl Default for SearchControl {
             deadline_ns: AtomicU64::new(u64::MAX),
             epoch: std::time::Instant::now(),
             stop: AtomicBool::new(false),
+            asked_to_stop: AtomicBool::new(false),
             pondering: AtomicBool::new(false),
             ponderhit: Mutex::new(None),
             root_move: AtomicU32::new(0),
@@ -247,12 +256,23 @@ impl SearchControl {
     pub(crate) fn check_deadline(&self) {
         let d = self.deadline_ns.load(Ordering::Relaxed);
         if d != u64::MAX && self.epoch.elapsed().as_nanos() >= u128::from(d) {
-            self.stop();
+            self.halt();
         }
     }
 
-    pub fn stop(&self) {
+    /// Stops the search threads from inside the search (a deadline, a limit, the end).
+    pub(crate) fn halt(&self) {
         self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// The GUI's `stop`.
+    pub fn stop(&self) {
+        self.asked_to_stop.store(true, Ordering::SeqCst);
+        self.halt();
+    }
+
+    pub(crate) fn asked_to_stop(&self) -> bool {
+        self.asked_to_stop.load(Ordering::SeqCst)
     }
 
     pub fn ponderhit(&self, clock: Option<Clock>) {

@@ -109,6 +109,9 @@ pub struct Worker<'a, G: Game> {
     pub start: Instant,
     /// The main thread's clock and limits; `None` on helper threads.
     pub main: Option<MainDuties>,
+    /// Limits and the clock are checked when the node count has these bits clear: every 1,024
+    /// nodes, every 64 under a small node limit (a weakened level's budget).
+    pub check_mask: u64,
 }
 
 impl<'a, G: Game> Worker<'a, G> {
@@ -151,6 +154,7 @@ impl<'a, G: Game> Worker<'a, G> {
             reductions,
             start,
             main: None,
+            check_mask: 1023,
         }
     }
 
@@ -177,7 +181,7 @@ impl<'a, G: Game> Worker<'a, G> {
     #[inline]
     fn count_node(&mut self) {
         self.nodes += 1;
-        if self.nodes & 1023 == 0 {
+        if self.nodes & self.check_mask == 0 {
             self.node_counters[self.id].store(self.nodes, Ordering::Relaxed);
             match &mut self.main {
                 Some(main) => main.check_limits(

@@ -103,6 +103,7 @@ impl BookSlot {
             || limits.nodes.is_some()
             || !limits.searchmoves.is_empty()
             || pos.game_ply() > options.book.moves
+            || options.skill().is_some_and(|s| !s.uses_book())
         {
             return None;
         }

@@ -11,6 +11,7 @@ use crate::dai::DeclinedPawnRule;
 use crate::game::Variant;
 use crate::search::SearchOptions;
 use crate::search::params::Params;
+use crate::search::skill::{self, Skill};
 use crate::search::time::TimeOptions;
 use crate::shogi::EnteringKingRule;
 use crate::usi::{EMPTY, OptionDecl};
@@ -52,7 +53,20 @@ pub struct Options {
     pub dai_declined_pawn: DeclinedPawnRule,
     /// Search margins and reductions; options only in a build with the `tune` feature.
     pub params: Params,
+    /// `UCI_LimitStrength`: play at `UCI_Elo`.
+    pub limit_strength: bool,
+    pub uci_elo: i32,
+    /// `SkillLevel` (YaneuraOu's name; `Skill Level` is read as the same option): 20 is full
+    /// strength. `UCI_LimitStrength` wins when both are set.
+    pub skill_level: u8,
+    /// Whether a weakened level holds its answer for a moment (off for calibration runs).
+    pub limit_strength_hold: bool,
+    /// Seed of a weakened level's choices; 0 draws one when the engine starts.
+    pub limit_strength_seed: u64,
 }
+
+/// Other names GUIs send for an option.
+const ALIASES: [(&str, &str); 1] = [("Skill Level", "SkillLevel")];
 
 /// What `setoption` may carry for one option, with its bounds.
 #[derive(Clone, Copy, Debug)]
@@ -206,6 +220,35 @@ fn specs() -> Vec<Spec> {
             name: "ResignValue",
             kind: spin(i64::from(search.resign_value), 0, 99_999),
             set: |o, v| o.resign_value = int(v) as i32,
+        },
+        Spec {
+            name: "UCI_LimitStrength",
+            kind: Kind::Check(false),
+            set: |o, v| o.limit_strength = flag(v),
+        },
+        Spec {
+            name: "UCI_Elo",
+            kind: spin(
+                i64::from(skill::MAX_ELO),
+                i64::from(skill::MIN_ELO),
+                i64::from(skill::MAX_ELO),
+            ),
+            set: |o, v| o.uci_elo = int(v) as i32,
+        },
+        Spec {
+            name: "SkillLevel",
+            kind: spin(20, 0, 20),
+            set: |o, v| o.skill_level = int(v) as u8,
+        },
+        Spec {
+            name: "LimitStrengthDelay",
+            kind: Kind::Check(true),
+            set: |o, v| o.limit_strength_hold = flag(v),
+        },
+        Spec {
+            name: "LimitStrengthSeed",
+            kind: spin(0, 0, i64::from(i32::MAX)),
+            set: |o, v| o.limit_strength_seed = int(v) as u64,
         },
         Spec {
             name: "USI_OwnBook",
@@ -397,6 +440,11 @@ impl Default for Options {
             variant: Variant::Standard,
             dai_declined_pawn: DeclinedPawnRule::KeepsChances,
             params: Params::default(),
+            limit_strength: false,
+            uci_elo: 0,
+            skill_level: 0,
+            limit_strength_hold: false,
+            limit_strength_seed: 0,
         };
         // The declared defaults are the starting values, by construction.
         for spec in specs() {
@@ -438,6 +486,10 @@ impl Options {
         name: &str,
         value: Option<&str>,
     ) -> Result<Vec<String>, String> {
+        let name = ALIASES
+            .iter()
+            .find(|(alias, _)| alias.eq_ignore_ascii_case(name.trim()))
+            .map_or(name, |(_, real)| real);
         let Some(spec) = specs.iter().find(|s| s.name.eq_ignore_ascii_case(name)) else {
             return Err(format!("unknown option `{name}`"));
         };
@@ -460,7 +512,35 @@ impl Options {
             }
         };
         self.apply(spec, value);
+        if ["UCI_LimitStrength", "UCI_Elo", "SkillLevel"].contains(&name)
+            && self.limit_strength
+            && self.skill_level < 20
+        {
+            notes.push(format!(
+                "UCI_LimitStrength is on: UCI_Elo {} is played and SkillLevel {} is not used",
+                self.uci_elo, self.skill_level
+            ));
+        }
         Ok(notes)
+    }
+
+    /// The strength below full that `go` plays at, if any: `UCI_Elo` when `UCI_LimitStrength`
+    /// is on, else `SkillLevel` below 20. MultiPV analysis and `ConsiderationMode` are never
+    /// weakened.
+    pub fn skill(&self) -> Option<Skill> {
+        if self.multipv > 1 || self.consideration_mode {
+            return None;
+        }
+        let level = if self.limit_strength {
+            Skill::level_of_elo(self.uci_elo)
+        } else {
+            f64::from(self.skill_level)
+        };
+        let seed = match self.limit_strength_seed {
+            0 => process_seed(),
+            seed => seed,
+        };
+        Skill::from_level(level, seed, self.limit_strength_hold)
     }
 
     fn apply(&mut self, spec: &Spec, value: Value<'_>) {
@@ -495,9 +575,15 @@ impl Options {
 
     /// What the search is told for one `go`.
     pub fn search_options(&self) -> SearchOptions {
+        let skill = self.skill();
         SearchOptions {
             threads: self.threads,
-            multipv: self.multipv,
+            // A weakened level chooses among several searched lines.
+            multipv: if skill.is_some() {
+                skill::CANDIDATES
+            } else {
+                self.multipv
+            },
             entering_king_rule: self.entering_king_rule,
             max_moves_to_draw: self.max_moves_to_draw,
             draw_value_black: self.draw_value_black,
@@ -518,8 +604,21 @@ impl Options {
             pv_interval_ms: self.pv_interval_ms,
             output_fail_lh_pv: self.output_fail_lh_pv,
             params: self.params,
+            skill,
         }
     }
+}
+
+/// One seed per run of the engine, from the clock, for `LimitStrengthSeed 0`: games differ
+/// from one run to the next, and within a run the seed and the position decide each choice.
+fn process_seed() -> u64 {
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64)
+            | 1
+    })
 }
 
 fn resolve_against(file: &str, base: Option<&Path>) -> Option<PathBuf> {
