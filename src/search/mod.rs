@@ -5,7 +5,6 @@
 mod driver;
 mod history;
 mod main_thread;
-pub mod mate;
 mod movepick;
 pub mod params;
 mod report;

@@ -13,7 +13,7 @@ use crossbeam_channel::Sender;
 use super::io::Out;
 use crate::eval::yari::YariWeights;
 use crate::game::{Game, GamePosition, VariantMove};
-use crate::search::mate::{MateLimits, MateProgress, MateResult, MateSolver};
+use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
 use crate::shogi::Position;
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
@@ -170,13 +170,8 @@ fn run(task: Task, out: &Out) -> Finished {
     }
 }
 
-/// The single place `go mate` reaches the mate solver, which is still being written.
-///
-/// Once `search::mate` lands this becomes:
-/// `MateSolver::new(hash_mb).solve(pos, MateLimits { deadline, max_nodes: None }, stop,
-/// &mut |p| out.send(&mate_progress_line(p.nodes, p.elapsed, p.hashfull)))`, with
-/// `Mate(moves)` answered as `CheckmateAnswer::Moves` (each move's `to_string()`),
-/// `NoMate` as `NoMate` and `Timeout` as `Timeout`.
+/// The single place `go mate` reaches the mate solver ([`crate::mate`]): a mating line is
+/// answered with each move's text, no mate as `nomate`, a search out of time as `timeout`.
 fn solve_mate(
     pos: &mut Position,
     limit: MateLimit,
