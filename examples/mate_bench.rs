@@ -17,7 +17,7 @@
 //! to 1559 plies by the 600 s deadline (128M nodes); the 1525-ply shortest was not reached. Tails
 //! of the solution were solved to their exact length: 31, 61, 101 and 151 plies.
 
-use kirin::search::mate::{MateLimits, MateResult, MateSolver};
+use kirin::mate::{MateLimits, MateResult, MateSolver};
 use kirin::shogi::Position;
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};

@@ -146,7 +146,7 @@ fn run_game<G: Game>(
         let mut last_nodes = 0;
         let mut last_line = String::new();
         let t = Instant::now();
-        let outcome = searcher.think_game(&pos, evaluator, &limits, &opts, &mut |r| {
+        let outcome = searcher.think(&pos, evaluator, &limits, &opts, &mut |r| {
             if let Report::Pv(info) = r {
                 last_nodes = info.nodes;
                 last_line = format!(

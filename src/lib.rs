@@ -13,6 +13,7 @@ pub mod eval;
 pub mod game;
 pub mod judge;
 pub mod kifu;
+pub mod mate;
 pub mod search;
 pub mod shogi;
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //!
 //! Limits are node counts, never wall-clock times, so a loaded machine only makes the tests slower.
 
-use kirin::search::mate::{MateLimits, MateResult, MateSolver};
+use kirin::mate::{MateLimits, MateResult, MateSolver};
 use kirin::shogi::{Move, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};

@@ -1,20 +1,21 @@
 //! The search against independent facts: mate problems with known lengths, the entering-king
 //! rules, perpetual check and repetition draws.
 
+use kirin::eval::Evaluator;
 use kirin::search::{Limits, Outcome, Report, Score, SearchOptions, Searcher};
 use kirin::shogi::{EnteringKingRule, Move, Position, legal_moves, movegen};
 
 struct Result {
-    outcome: Outcome,
+    outcome: Outcome<Move>,
     score: Option<Score>,
     pvs: Vec<(u32, Vec<Move>)>,
 }
 
-fn search(pos: &Position, limits: Limits, opts: SearchOptions) -> Result {
+fn search(pos: &Position, limits: Limits<Move>, opts: SearchOptions) -> Result {
     let mut searcher = Searcher::new(32);
     let mut score = None;
     let mut pvs = Vec::new();
-    let outcome = searcher.think(pos, &limits, &opts, &mut |r| {
+    let outcome = searcher.think(pos, &Evaluator::default(), &limits, &opts, &mut |r| {
         if let Report::Pv(info) = r {
             if info.multipv <= 1 {
                 score = Some(info.score);
@@ -36,7 +37,7 @@ fn one_thread() -> SearchOptions {
     }
 }
 
-fn nodes(n: u64) -> Limits {
+fn nodes(n: u64) -> Limits<Move> {
     Limits {
         nodes: Some(n),
         ..Limits::default()
@@ -361,6 +362,7 @@ fn two_threads_agree_on_a_forced_mate() {
 fn one_searcher_searches_again_and_again() {
     // Each `think` on the same searcher must start with a fresh stop flag.
     let mut searcher = Searcher::new(16);
+    let evaluator = Evaluator::default();
     let limits = Limits {
         depth: Some(4),
         ..Limits::default()
@@ -372,7 +374,7 @@ fn one_searcher_searches_again_and_again() {
     ] {
         let pos = Position::from_sfen(sfen).unwrap();
         let mut depth = 0;
-        searcher.think(&pos, &limits, &one_thread(), &mut |r| {
+        searcher.think(&pos, &evaluator, &limits, &one_thread(), &mut |r| {
             if let Report::Pv(info) = r {
                 depth = info.depth;
             }

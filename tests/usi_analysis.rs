@@ -527,7 +527,8 @@ fn library_score(sfen: &str, depth: u32) -> i32 {
         ..Limits::default()
     };
     let mut last = None;
-    searcher.think(&pos, &limits, &opts, &mut |r| {
+    let evaluator = kirin::eval::Evaluator::default();
+    searcher.think(&pos, &evaluator, &limits, &opts, &mut |r| {
         if let Report::Pv(info) = r {
             last = Some(info.score);
         }

@@ -3,11 +3,16 @@
 //! which keeps its transposition table across them (neighbouring positions share most of it).
 
 use super::score::Eval;
+use crate::eval::Evaluator;
 use crate::search::time::{Clock, TimeOptions};
-use crate::search::{Limits, Outcome, PvInfo, Report, SearchControl, SearchOptions, Searcher};
+use crate::search::{self, Limits, Report, SearchControl, SearchOptions, Searcher};
 use crate::shogi::{Move, Position, legal_moves};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
+
+/// Standard shogi's search outcome and report, which analysis reads.
+type Outcome = search::Outcome<Move>;
+type PvInfo = search::PvInfo<Move>;
 
 /// How long each position is searched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -109,6 +114,8 @@ impl Interrupt {
 
 pub struct Analyst {
     searcher: Searcher,
+    /// The evaluation kirin plays with.
+    evaluator: Evaluator,
     settings: SearchSettings,
     opts: SearchOptions,
 }
@@ -132,6 +139,7 @@ impl Analyst {
         };
         Analyst {
             searcher: Searcher::new(settings.hash_mb.max(1)),
+            evaluator: Evaluator::default(),
             settings: settings.clone(),
             opts,
         }
@@ -181,7 +189,7 @@ impl Analyst {
     fn search(
         &mut self,
         pos: &Position,
-        limits: &Limits,
+        limits: &Limits<Move>,
         interrupt: &Interrupt,
     ) -> Option<(Outcome, Vec<Option<PvInfo>>)> {
         let control = self.searcher.prepare(false);
@@ -191,12 +199,14 @@ impl Analyst {
         }
         let multipv = self.opts.multipv;
         let mut latest: Vec<Option<PvInfo>> = vec![None; multipv];
-        let outcome = self.searcher.think(pos, limits, &self.opts, &mut |r| {
-            if let Report::Pv(info) = r {
-                let idx = (info.multipv.max(1) as usize - 1).min(multipv - 1);
-                latest[idx] = Some(info);
-            }
-        });
+        let outcome = self
+            .searcher
+            .think(pos, &self.evaluator, limits, &self.opts, &mut |r| {
+                if let Report::Pv(info) = r {
+                    let idx = (info.multipv.max(1) as usize - 1).min(multipv - 1);
+                    latest[idx] = Some(info);
+                }
+            });
         interrupt.unregister(id);
         if interrupt.interrupted() {
             return None;

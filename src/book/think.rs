@@ -12,6 +12,7 @@ use std::path::Path;
 use std::time::Instant;
 
 use super::{Book, BookMove, key_of};
+use crate::eval::Evaluator;
 use crate::search::time::Clock;
 use crate::search::{Limits, Outcome, Report, Score, ScoreBound, SearchOptions, Searcher};
 use crate::shogi::{Position, legal_moves};
@@ -68,7 +69,12 @@ fn book_value(score: Score) -> i32 {
 
 /// Searches `pos` once with MultiPV and returns its candidates, best first. Each candidate
 /// is the last exact line the search reported for that MultiPV rank.
-pub fn analyse(searcher: &mut Searcher, pos: &Position, params: &ThinkParams) -> Vec<BookMove> {
+pub fn analyse(
+    searcher: &mut Searcher,
+    evaluator: &Evaluator,
+    pos: &Position,
+    params: &ThinkParams,
+) -> Vec<BookMove> {
     let limits = Limits {
         nodes: (params.nodes > 0).then_some(params.nodes),
         clock: (params.movetime_ms > 0).then_some(Clock {
@@ -86,7 +92,7 @@ pub fn analyse(searcher: &mut Searcher, pos: &Position, params: &ThinkParams) ->
         ..SearchOptions::default()
     };
     let mut lines: Vec<Option<BookMove>> = vec![None; opts.multipv + 1];
-    let outcome = searcher.think(pos, &limits, &opts, &mut |report| {
+    let outcome = searcher.think(pos, evaluator, &limits, &opts, &mut |report| {
         if let Report::Pv(info) = report
             && info.bound == ScoreBound::Exact
             && let Some(&mv) = info.pv.first()
@@ -136,6 +142,8 @@ pub fn expand(
     save: &mut dyn FnMut(&Book),
 ) -> usize {
     let mut searcher = Searcher::new(params.hash_mb);
+    // Books are made with the evaluation kirin plays with.
+    let evaluator = Evaluator::default();
     let mut heap: BinaryHeap<Reverse<(i32, usize)>> = BinaryHeap::new();
     let mut queued: Vec<Option<Position>> = Vec::new();
     for root in roots {
@@ -159,7 +167,7 @@ pub fn expand(
                 continue;
             }
             searcher.new_game();
-            moves = analyse(&mut searcher, &pos, params);
+            moves = analyse(&mut searcher, &evaluator, &pos, params);
             if moves.is_empty() {
                 continue;
             }

@@ -13,9 +13,13 @@
 //! History tables are indexed by numbers the game gives ([`Game::butterfly_index`],
 //! [`Game::piece_to`]), so each game sizes them for its board.
 
-use crate::shogi::{Color, EnteringKingRule, MAX_MOVES, Repetition};
 use arrayvec::ArrayVec;
 use std::fmt;
+
+/// The vocabulary every game shares: colours, repetition verdicts, the declaration rules and the
+/// longest move list. Standard shogi defined them first; the search names them from here, so
+/// that it needs no path into any one game.
+pub use crate::shogi::{Color, EnteringKingRule, MAX_MOVES, Repetition};
 
 /// A move as the search handles it: copied, compared, stored in the hash table as 32 bits, and
 /// written as USI text with `Display`.
@@ -132,5 +136,8 @@ mod dai;
 mod standard;
 mod variant;
 mod yari;
+
+#[cfg(test)]
+mod search_tests;
 
 pub use variant::{GamePosition, Variant, VariantMove};

@@ -2,8 +2,8 @@
 //! own (butterfly), after a given previous move (continuation), and which captures worked.
 
 use super::params::Params;
+use crate::game::Color;
 use crate::game::{Game, GameMove};
-use crate::shogi::Color;
 
 /// Entries move towards a bonus by a fraction of the distance, so they stay within ±LIMIT.
 const LIMIT: i32 = 16384;
@@ -32,7 +32,7 @@ pub struct Histories<G: Game> {
 /// Entries per colour in each correction table (indexed by the low bits of a key).
 const CORRECTION_SIZE: usize = 16384;
 /// Correction entries stay within ±CORRECTION_LIMIT; a table's correction is entry / 8.
-const CORRECTION_LIMIT: i32 = 1024;
+pub(crate) const CORRECTION_LIMIT: i32 = 1024;
 
 impl<G: Game> Histories<G> {
     pub fn new() -> Box<Histories<G>> {
@@ -116,31 +116,4 @@ impl<G: Game> Histories<G> {
 #[inline]
 pub fn stat_bonus(p: &Params, depth: i32) -> i32 {
     (depth * depth * p.bonus_quad + depth * p.bonus_lin).min(p.bonus_max)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::shogi::Position;
-
-    #[test]
-    fn corrections_follow_the_error_stay_bounded_and_keep_to_their_keys() {
-        let mut h = Histories::<Position>::new();
-        let (here, elsewhere) = ([7, 9], [8, 10]);
-        assert_eq!(h.correction(Color::Black, here), 0);
-        for _ in 0..200 {
-            h.update_correction(Color::Black, here, 300, 10);
-        }
-        let c = h.correction(Color::Black, here);
-        // Two tables, each at most CORRECTION_LIMIT / 8, approaching it from below.
-        assert!(c > 0 && c <= 2 * CORRECTION_LIMIT / 8, "{c}");
-        assert_eq!(h.correction(Color::White, here), 0);
-        assert_eq!(h.correction(Color::Black, elsewhere), 0);
-        // Sharing one key shares that table's half only.
-        assert_eq!(h.correction(Color::Black, [7, 10]), c / 2);
-        for _ in 0..400 {
-            h.update_correction(Color::Black, here, -300, 10);
-        }
-        assert!(h.correction(Color::Black, here) < 0);
-    }
 }

@@ -3,20 +3,19 @@
 //! options in, reports and an outcome out. The search knows nothing of protocol text.
 
 mod driver;
-mod history;
+pub(crate) mod history;
 mod main_thread;
-pub mod mate;
 mod movepick;
 pub mod params;
-mod report;
+pub(crate) mod report;
 pub mod skill;
+#[cfg(test)]
+mod test_move;
 pub mod time;
 pub mod tt;
 pub mod worker;
 
-use crate::eval::Evaluator;
-use crate::game::{Game, GameMove};
-use crate::shogi::{EnteringKingRule, Move, Position};
+use crate::game::{EnteringKingRule, Game, GameMove};
 use std::any::Any;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -81,7 +80,7 @@ impl Default for SearchOptions {
 
 /// What one `go` asks for.
 #[derive(Clone, Debug)]
-pub struct Limits<M = Move> {
+pub struct Limits<M> {
     /// Clock of the side to move; `None` means no time limit from the clock.
     pub clock: Option<Clock>,
     pub depth: Option<u32>,
@@ -145,7 +144,7 @@ pub enum ScoreBound {
 
 /// One principal variation's report, as an `info` line carries it.
 #[derive(Clone, Debug)]
-pub struct PvInfo<M = Move> {
+pub struct PvInfo<M> {
     pub depth: u32,
     pub seldepth: u32,
     pub multipv: u32,
@@ -159,7 +158,7 @@ pub struct PvInfo<M = Move> {
 }
 
 #[derive(Clone, Debug)]
-pub enum Report<M = Move> {
+pub enum Report<M> {
     Pv(PvInfo<M>),
     /// Progress without a new line (periodic, in long searches).
     Progress {
@@ -175,7 +174,7 @@ pub enum Report<M = Move> {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Outcome<M = Move> {
+pub enum Outcome<M> {
     Move {
         best: M,
         ponder: Option<M>,
@@ -299,11 +298,11 @@ impl SearchControl {
     }
 }
 
-/// Owns what outlives one search: the transposition table, the control block and the
-/// evaluation that every search thread uses.
+/// Owns what outlives one search: the transposition table, the control block and the search
+/// threads' statistics. The evaluation is the game's, lent to each search (see
+/// [`Searcher::think`]), so one searcher serves any game.
 pub struct Searcher {
     tt: Arc<tt::TranspositionTable>,
-    evaluator: Evaluator,
     control: Arc<SearchControl>,
     /// Whether `prepare` made the control block for the coming `think`.
     prepared: bool,
@@ -318,7 +317,6 @@ impl Searcher {
     pub fn new(hash_mb: usize) -> Searcher {
         Searcher {
             tt: Arc::new(tt::TranspositionTable::new(hash_mb)),
-            evaluator: Evaluator::default(),
             control: Arc::new(SearchControl::default()),
             prepared: false,
             reaction: time::ReactionTime::default(),
@@ -333,15 +331,6 @@ impl Searcher {
             self.tt = Arc::new(tt::TranspositionTable::new(1));
             self.tt = Arc::new(tt::TranspositionTable::new(mb));
         }
-    }
-
-    /// The evaluation for the searches to come (never changed during one).
-    pub fn set_evaluator(&mut self, evaluator: Evaluator) {
-        self.evaluator = evaluator;
-    }
-
-    pub fn evaluator(&self) -> &Evaluator {
-        &self.evaluator
     }
 
     pub fn new_game(&mut self) {
@@ -364,21 +353,9 @@ impl Searcher {
         self.control = Arc::new(control);
     }
 
-    /// Searches `pos` and returns the move to play. Blocks until done; while pondering or in
-    /// `go infinite` it returns only after `stop` or `ponderhit`.
-    pub fn think(
-        &mut self,
-        pos: &Position,
-        limits: &Limits,
-        opts: &SearchOptions,
-        report: &mut (dyn FnMut(Report) + Send),
-    ) -> Outcome {
-        let evaluator = self.evaluator.clone();
-        self.think_game(pos, &evaluator, limits, opts, report)
-    }
-
-    /// Searches a position of any game with that game's evaluation; see [`Searcher::think`].
-    pub fn think_game<G: Game>(
+    /// Searches `pos` with the game's evaluation and returns the move to play. Blocks until
+    /// done; while pondering or in `go infinite` it returns only after `stop` or `ponderhit`.
+    pub fn think<G: Game>(
         &mut self,
         pos: &G,
         evaluator: &G::Evaluator,
@@ -419,60 +396,14 @@ impl Searcher {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::history::Histories;
-    use super::*;
-
-    /// The addresses of the kept tables of game `G`, thread by thread; `None` when none are
-    /// kept for that game.
-    fn kept<G: Game>(s: &Searcher) -> Option<Vec<*const Histories<G>>> {
-        let pool = s
+impl Searcher {
+    /// The addresses of the kept statistics of game `G`, thread by thread; `None` when none are
+    /// kept for that game. For the tests of `crate::game::search_tests`, which search real games.
+    pub(crate) fn kept_histories<G: Game>(&self) -> Option<Vec<usize>> {
+        let pool = self
             .histories
             .as_ref()?
             .downcast_ref::<driver::HistoryPool<G>>()?;
-        Some(pool.iter().map(|h| &**h as *const Histories<G>).collect())
-    }
-
-    #[test]
-    fn statistics_outlive_a_search_but_not_the_game() {
-        let mut s = Searcher::new(8);
-        let pos = Position::startpos();
-        let limits = Limits {
-            depth: Some(5),
-            ..Limits::default()
-        };
-        let two = SearchOptions {
-            threads: 2,
-            ..SearchOptions::default()
-        };
-        assert!(kept::<Position>(&s).is_none());
-        s.think(&pos, &limits, &two, &mut |_| {});
-        let first = kept::<Position>(&s).expect("kept after a search");
-        assert_eq!(first.len(), 2);
-        // The next search of the same game goes on with the very same tables.
-        s.think(&pos, &limits, &two, &mut |_| {});
-        assert_eq!(kept::<Position>(&s), Some(first.clone()));
-        // Fewer threads keep the first tables only.
-        let one = SearchOptions {
-            threads: 1,
-            ..SearchOptions::default()
-        };
-        s.think(&pos, &limits, &one, &mut |_| {});
-        assert_eq!(kept::<Position>(&s), Some(first[..1].to_vec()));
-        // A new game starts from nothing.
-        s.new_game();
-        assert!(kept::<Position>(&s).is_none());
-        s.think(&pos, &limits, &two, &mut |_| {});
-        assert!(kept::<Position>(&s).is_some());
-        // Another game's search does not take shogi's tables, and replaces them.
-        let yari = crate::yari::Position::startpos();
-        let weights = crate::eval::yari::YariWeights::embedded();
-        let yari_limits = Limits {
-            depth: Some(4),
-            ..Limits::default()
-        };
-        s.think_game(&yari, &weights, &yari_limits, &two, &mut |_| {});
-        assert!(kept::<Position>(&s).is_none());
-        assert_eq!(kept::<crate::yari::Position>(&s).map(|k| k.len()), Some(2));
+        Some(pool.iter().map(|h| &**h as *const _ as usize).collect())
     }
 }

@@ -4,8 +4,8 @@
 //! last. In check every evasion is generated at once and ordered the same way.
 
 use super::history::{Histories, PieceTo};
+use crate::game::MAX_MOVES;
 use crate::game::{Game, GameMove, MoveList};
-use crate::shogi::MAX_MOVES;
 use arrayvec::ArrayVec;
 
 /// After this many picks by selection the rest is sorted once: cut-offs usually come early, and

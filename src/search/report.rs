@@ -224,7 +224,7 @@ impl<'r, M: GameMove> Reporter<'r, M> {
 }
 
 /// The longest start of `pv` that can be played from `root`.
-fn legal_prefix<G: Game>(root: &G, pv: &[G::Move]) -> Vec<G::Move> {
+pub(crate) fn legal_prefix<G: Game>(root: &G, pv: &[G::Move]) -> Vec<G::Move> {
     let mut pos = root.clone();
     let mut line = Vec::with_capacity(pv.len());
     for &m in pv {
@@ -273,12 +273,14 @@ pub fn extend_from_tt<G: Game>(root: &G, pv: &[G::Move], tt: &TranspositionTable
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::tt::{Bound, TtEntry};
+    use crate::search::test_move::TestMove;
     use crate::search::{Score, ScoreBound};
-    use crate::shogi::{Move, Position};
 
-    fn line(depth: u32, multipv: u32, first: &str) -> PvInfo {
-        let pos = Position::startpos();
+    type PvInfo = super::PvInfo<TestMove>;
+    type Report = super::Report<TestMove>;
+
+    /// A variation whose first move is `first`.
+    fn line(depth: u32, multipv: u32, first: u32) -> PvInfo {
         PvInfo {
             depth,
             seldepth: depth,
@@ -289,16 +291,16 @@ mod tests {
             nps: 0,
             time_ms: 0,
             hashfull: 0,
-            pv: vec![pos.parse_move(first).unwrap()],
+            pv: vec![TestMove(first)],
         }
     }
 
     /// (depth, multipv, first move) of each variation sent.
-    fn sent(reports: &[Report]) -> Vec<(u32, u32, String)> {
+    fn sent(reports: &[Report]) -> Vec<(u32, u32, u32)> {
         reports
             .iter()
             .filter_map(|r| match r {
-                Report::Pv(info) => Some((info.depth, info.multipv, info.pv[0].to_string())),
+                Report::Pv(info) => Some((info.depth, info.multipv, info.pv[0].0)),
                 _ => None,
             })
             .collect()
@@ -313,16 +315,13 @@ mod tests {
             ..SearchOptions::default()
         };
         let reporter = Reporter::new(&opts, &mut sink);
-        reporter.iteration(vec![line(1, 1, "7g7f")]);
-        reporter.iteration(vec![line(2, 1, "7g7f")]);
-        reporter.iteration(vec![line(3, 1, "2g2f")]);
+        reporter.iteration(vec![line(1, 1, 1)]);
+        reporter.iteration(vec![line(2, 1, 1)]);
+        reporter.iteration(vec![line(3, 1, 2)]);
         // The played move agrees with the held-back iteration, which is sent, once.
-        reporter.final_lines(vec![line(3, 1, "2g2f")]);
+        reporter.final_lines(vec![line(3, 1, 2)]);
         drop(reporter);
-        assert_eq!(
-            sent(&reports),
-            [(1, 1, "7g7f".into()), (3, 1, "2g2f".into())]
-        );
+        assert_eq!(sent(&reports), [(1, 1, 1), (3, 1, 2)]);
     }
 
     #[test]
@@ -331,20 +330,12 @@ mod tests {
         let mut sink = |r: Report| reports.push(r);
         let opts = SearchOptions::default();
         let reporter = Reporter::new(&opts, &mut sink);
-        reporter.iteration(vec![line(4, 1, "7g7f"), line(4, 2, "2g2f")]);
-        reporter.final_lines(vec![line(4, 1, "7g7f"), line(4, 2, "2g2f")]);
+        reporter.iteration(vec![line(4, 1, 1), line(4, 2, 2)]);
+        reporter.final_lines(vec![line(4, 1, 1), line(4, 2, 2)]);
         // A partial iteration found another move: both lines again, the played one first.
-        reporter.final_lines(vec![line(5, 1, "5g5f"), line(4, 2, "7g7f")]);
+        reporter.final_lines(vec![line(5, 1, 3), line(4, 2, 1)]);
         drop(reporter);
-        assert_eq!(
-            sent(&reports),
-            [
-                (4, 1, "7g7f".into()),
-                (4, 2, "2g2f".into()),
-                (5, 1, "5g5f".into()),
-                (4, 2, "7g7f".into())
-            ]
-        );
+        assert_eq!(sent(&reports), [(4, 1, 1), (4, 2, 2), (5, 1, 3), (4, 2, 1)]);
     }
 
     #[test]
@@ -380,48 +371,7 @@ mod tests {
         };
         let reporter = Reporter::new(&spaced, &mut sink);
         assert!(reporter.wants_bound_line(late));
-        reporter.iteration(vec![line(1, 1, "7g7f")]);
+        reporter.iteration(vec![line(1, 1, 1)]);
         assert!(!reporter.wants_bound_line(late));
-    }
-
-    #[test]
-    fn variations_are_extended_from_the_table_while_legal() {
-        let tt = TranspositionTable::new(1);
-        let pos = Position::startpos();
-        let m = |p: &Position, s: &str| p.parse_move(s).unwrap();
-        let mut after = pos.clone();
-        let first = m(&after, "7g7f");
-        after.do_move(first);
-        let store = |p: &Position, mv: Move| {
-            tt.store(
-                p.key(),
-                TtEntry {
-                    mv,
-                    value: 0,
-                    eval: 0,
-                    depth: 5,
-                    bound: Bound::Exact,
-                },
-            )
-        };
-        let reply = m(&after, "3c3d");
-        store(&after, reply);
-        let mut then = after.clone();
-        then.do_move(reply);
-        let third = m(&then, "2g2f");
-        store(&then, third);
-        then.do_move(third);
-        // An entry whose move is not legal where it is found ends the line.
-        store(&then, m(&Position::startpos(), "7g7f"));
-        assert_eq!(
-            extend_from_tt(&pos, &[first], &tt),
-            vec![first, reply, third]
-        );
-        // A line that does not fit the position is cut where it stops fitting.
-        assert_eq!(extend_from_tt(&pos, &[first, first], &tt), vec![first]);
-        assert_eq!(
-            legal_prefix(&pos, &[first, reply, reply, third]),
-            vec![first, reply]
-        );
     }
 }

@@ -186,12 +186,13 @@ impl TranspositionTable {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::{Move, Square};
+    use crate::search::test_move::TestMove as Move;
 
     #[test]
     fn stores_and_finds_with_signed_fields() {
         let tt = TranspositionTable::new(1);
-        let m = Move::normal(Square::new(60), Square::new(59), false);
+        // A 16-bit move, as standard shogi's.
+        let m = Move(0x1e3b);
         for (key, value, depth) in [
             (0x1234_5678_9abc_def0u64, -31990, -3),
             (42, 31000, 40),
@@ -214,8 +215,8 @@ mod tests {
             );
         }
         assert!(tt.probe::<Move>(99).is_none());
-        // A 32-bit move (dai shogi's) keeps all its bits.
-        let wide = crate::dai::Move::from_raw(0x01ab_cdef);
+        // A 32-bit move (as dai shogi's) keeps all its bits.
+        let wide = Move(0x01ab_cdef);
         let e = TtEntry {
             mv: wide,
             value: -5,
@@ -224,9 +225,9 @@ mod tests {
             bound: Bound::Exact,
         };
         tt.store(5, e);
-        let got = tt.probe::<crate::dai::Move>(5).unwrap();
+        let got = tt.probe::<Move>(5).unwrap();
         assert_eq!((got.mv, got.value, got.eval), (wide, -5, 7));
         // Another key in the same bucket does not read it.
-        assert!(tt.probe::<crate::dai::Move>(5 ^ (1 << 20)).is_none());
+        assert!(tt.probe::<Move>(5 ^ (1 << 20)).is_none());
     }
 }

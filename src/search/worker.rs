@@ -5,8 +5,8 @@ use super::main_thread::MainDuties;
 use super::movepick::{Kind, MovePicker, OrderContext};
 use super::tt::{Bound, TranspositionTable, TtEntry};
 use super::{SearchControl, SearchOptions};
+use crate::game::{Color, Repetition};
 use crate::game::{EvalStack, Game, GameMove};
-use crate::shogi::{Color, Repetition};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 

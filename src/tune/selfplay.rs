@@ -14,13 +14,15 @@ pub const ADJUDICATE_CP: i32 = 3000;
 /// One side of a game: a searcher with the evaluation it plays with.
 pub struct Player {
     pub searcher: Searcher,
+    pub evaluator: Evaluator,
 }
 
 impl Player {
     pub fn new(evaluator: Evaluator) -> Player {
-        let mut searcher = Searcher::new(16);
-        searcher.set_evaluator(evaluator);
-        Player { searcher }
+        Player {
+            searcher: Searcher::new(16),
+            evaluator,
+        }
     }
 }
 
@@ -103,13 +105,15 @@ pub fn play_game(
             ..Limits::default()
         };
         let mut score = None;
-        let outcome = player.searcher.think(&pos, &limits, &opts, &mut |r| {
-            if let Report::Pv(info) = r
-                && info.multipv <= 1
-            {
-                score = Some(info.score);
-            }
-        });
+        let outcome = player
+            .searcher
+            .think(&pos, &player.evaluator, &limits, &opts, &mut |r| {
+                if let Report::Pv(info) = r
+                    && info.multipv <= 1
+                {
+                    score = Some(info.score);
+                }
+            });
         let best = match outcome {
             Outcome::Win => break result_for(us),
             Outcome::Resign => break result_for(!us),

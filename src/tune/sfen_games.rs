@@ -70,18 +70,17 @@ pub fn generate<G: Game>(
                 ..Limits::default()
             };
             let mut score = 0;
-            let outcome =
-                searcher.think_game(&pos, evaluator, &limits, &opts, &mut |r: Report<
-                    G::Move,
-                >| {
-                    if let Report::Pv(info) = r {
-                        score = match info.score {
-                            Score::Cp(v) => v,
-                            Score::Mate(n) if n > 0 => play.adjudicate,
-                            Score::Mate(_) => -play.adjudicate,
-                        };
-                    }
-                });
+            let outcome = searcher.think(&pos, evaluator, &limits, &opts, &mut |r: Report<
+                G::Move,
+            >| {
+                if let Report::Pv(info) = r {
+                    score = match info.score {
+                        Score::Cp(v) => v,
+                        Score::Mate(n) if n > 0 => play.adjudicate,
+                        Score::Mate(_) => -play.adjudicate,
+                    };
+                }
+            });
             let mover = pos.side_to_move();
             let Outcome::Move { best, .. } = outcome else {
                 break black_result(mover.flip());

@@ -407,9 +407,6 @@ impl Engine {
             Some(searcher) => searcher.set_hash_size(hash_mb),
             None => self.searcher = Some(Searcher::new(hash_mb)),
         }
-        if let Some(searcher) = &mut self.searcher {
-            searcher.set_evaluator(self.evaluator.clone());
-        }
     }
 
     fn new_game(&mut self) {
@@ -772,7 +769,6 @@ impl Engine {
                     None => Searcher::new(hash_mb),
                 };
                 searcher.set_hash_size(hash_mb);
-                searcher.set_evaluator(self.evaluator.clone());
                 // A fresh control block per search, made before the worker starts, so that a
                 // `stop` or `ponderhit` arriving at once is never lost.
                 running.control =
@@ -784,6 +780,7 @@ impl Engine {
                     limits,
                     opts: *opts,
                     searcher,
+                    evaluator: self.evaluator.clone(),
                 };
                 let failed = Finished::Search {
                     searcher: None,

@@ -11,9 +11,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use super::io::Out;
+use crate::eval::Evaluator;
 use crate::eval::yari::YariWeights;
 use crate::game::{Game, GamePosition, VariantMove};
-use crate::search::mate::{MateLimits, MateProgress, MateResult, MateSolver};
+use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
 use crate::shogi::Position;
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
@@ -29,6 +30,8 @@ pub enum Task {
         limits: Limits<VariantMove>,
         opts: SearchOptions,
         searcher: Searcher,
+        /// Standard shogi's evaluation (`EvalFile`); the other games play with their own.
+        evaluator: Evaluator,
     },
     Mate {
         pos: GamePosition,
@@ -88,11 +91,13 @@ fn run(task: Task, out: &Out) -> Finished {
             limits,
             opts,
             mut searcher,
+            evaluator,
         } => {
             let show_multipv = opts.multipv > 1;
             let report_out = out.clone();
-            let mut report =
-                move |report: Report| report_out.send(&report_line(report, show_multipv));
+            let mut report = move |report: Report<crate::shogi::Move>| {
+                report_out.send(&report_line(report, show_multipv))
+            };
             let dai_out = out.clone();
             let mut dai_report = move |report: Report<crate::dai::Move>| {
                 dai_out.send(&report_line(report, show_multipv))
@@ -102,19 +107,19 @@ fn run(task: Task, out: &Out) -> Finished {
             // `bestmove` and the next `go` gets a fresh searcher.
             let outcome = catch_unwind(AssertUnwindSafe(|| match &pos {
                 GamePosition::Standard(p) => searcher
-                    .think(p, &shogi_limits(), &opts, &mut report)
+                    .think(p, &evaluator, &shogi_limits(), &opts, &mut report)
                     .map(VariantMove::Shogi),
                 GamePosition::Yari(p) => {
                     let weights = YariWeights::embedded();
                     searcher
-                        .think_game(p, &weights, &shogi_limits(), &opts, &mut report)
+                        .think(p, &weights, &shogi_limits(), &opts, &mut report)
                         .map(VariantMove::Shogi)
                 }
                 GamePosition::Dai(p) => {
                     let weights = crate::eval::dai::embedded();
                     let limits = limits.map_moves(VariantMove::dai);
                     searcher
-                        .think_game(p, &weights, &limits, &opts, &mut dai_report)
+                        .think(p, &weights, &limits, &opts, &mut dai_report)
                         .map(VariantMove::Dai)
                 }
             }));
@@ -170,13 +175,8 @@ fn run(task: Task, out: &Out) -> Finished {
     }
 }
 
-/// The single place `go mate` reaches the mate solver, which is still being written.
-///
-/// Once `search::mate` lands this becomes:
-/// `MateSolver::new(hash_mb).solve(pos, MateLimits { deadline, max_nodes: None }, stop,
-/// &mut |p| out.send(&mate_progress_line(p.nodes, p.elapsed, p.hashfull)))`, with
-/// `Mate(moves)` answered as `CheckmateAnswer::Moves` (each move's `to_string()`),
-/// `NoMate` as `NoMate` and `Timeout` as `Timeout`.
+/// The single place `go mate` reaches the mate solver ([`crate::mate`]): a mating line is
+/// answered with each move's text, no mate as `nomate`, a search out of time as `timeout`.
 fn solve_mate(
     pos: &mut Position,
     limit: MateLimit,
