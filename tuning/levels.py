@@ -36,10 +36,15 @@ ANCHOR = 2000.0
 HERE = Path(__file__).resolve().parent
 
 
-def level_spec(binary: str, level: int, seed: int) -> str:
+def level_spec(binary: str, level: int, seed: int, byoyomi: int) -> str:
+    """A level as a match.py engine. A weakened level stops on its node budget, so its rating
+    must not depend on how much CPU it got: the referee gives it ten periods before it loses on
+    time (a calibration runs at low priority beside other work). Full strength plays on the
+    clock with match.py's usual 400 ms margin; run the anchor match on an idle machine."""
     name = "full" if level >= 20 else f"L{level}"
     opts = f"opt.SkillLevel={level},opt.LimitStrengthDelay=false,opt.LimitStrengthSeed={seed}"
-    return f"kirin,cmd={binary},name={name},{opts}"
+    margin = 400 if level >= 20 else 10 * byoyomi
+    return f"kirin,cmd={binary},name={name},margin={margin},{opts}"
 
 
 def played(out: Path, engine: str, opponent: str, games: int, args) -> dict:
@@ -131,17 +136,18 @@ def main(argv=None):
 
     diffs, games = [], {}
     for lo, hi in zip(levels, levels[1:]):
-        s = played(out / f"L{hi}-vs-L{lo}", level_spec(binary, hi, 100 + hi), level_spec(binary, lo, 100 + lo),
-                   args.games, args)
+        s = played(out / f"L{hi}-vs-L{lo}", level_spec(binary, hi, 100 + hi, args.byoyomi),
+                   level_spec(binary, lo, 100 + lo, args.byoyomi), args.games, args)
         diffs.append(difference(s))
         games[lo] = s["games"]
-    s = played(out / "full-vs-gpsshogi", level_spec(binary, 20, 120), "gpsshogi", args.anchor_games, args)
+    s = played(out / "full-vs-gpsshogi", level_spec(binary, 20, 120, args.byoyomi), "gpsshogi",
+               args.anchor_games, args)
     anchor_diff = difference(s)
     floor = None
     if args.floor_games:
         mover = f"random,cmd={sys.executable} {HERE / 'random_mover.py'} 1,name=random"
-        floor = played(out / f"L{levels[0]}-vs-random", level_spec(binary, levels[0], 100), mover,
-                       args.floor_games, args)
+        floor = played(out / f"L{levels[0]}-vs-random", level_spec(binary, levels[0], 100, args.byoyomi),
+                       mover + f",margin={10 * args.byoyomi}", args.floor_games, args)
     ratings = chain(levels, diffs, anchor_diff)
     text = table(levels, ratings, games, floor, build)
     (out / "levels.md").write_text(text)
