@@ -8,6 +8,7 @@ MODE, what the engine does at `go`:
   first      plays the first legal move in cshogi's order (resigns when it has none)
   resign     resigns
   crash      exits (code 3) at its first go; crash3 at its third
+  dead       exits (code 3) at once: an engine that fails to start
   slow       sleeps 0.4 s, then plays as `first`
   over       sleeps byoyomi + ARG ms (default 50), then plays as `first`: always a little late
   hang       never answers, nor reads another command: exits when its parent is gone
@@ -34,6 +35,8 @@ import cshogi
 def main(argv):
     mode = argv[1]
     arg = argv[2] if len(argv) > 2 else None
+    if mode == "dead":
+        sys.exit(3)
     board = cshogi.Board()
     ngo = 0
     nmoves = 0  # moves in the last position command
