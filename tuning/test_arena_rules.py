@@ -63,10 +63,9 @@ class ArenaRulesTests(unittest.TestCase):
 
     def test_hang_loses_on_time_but_only_after_the_stop_wait(self):
         # kirin: no bestmove within byoyomi + margin + 3 s loses on time (the engine is killed).
-        # ShogiArena: RIGHT
-        # verdict, a loss on time; but after `stop` it waits handshake_timeout for a bestmove
-        # (120 s by default: measured 126 s per hung move), so a hang costs minutes unless the
-        # engine's handshake_timeout is set, as here (10 s, which also bounds
+        # ShogiArena: RIGHT verdict, a loss on time; but after `stop` it waits handshake_timeout
+        # for a bestmove (120 s by default: measured 126 s per hung move), so a hang costs
+        # minutes unless the engine's handshake_timeout is set, as here (10 s, which also bounds
         # the start: a loaded machine must not fail it).
         self.assertEqual(self.play(("hang",), ("first",), handshake_timeout=10), ("WHITE_WIN_BY_TIMEOUT", 0))
 
