@@ -212,6 +212,15 @@ class RepetitionTests(unittest.TestCase):
 
 # The scripted engines (crash, hang, late, illegal, declarations, ...): tuning/fake_engine.py.
 FAKE = Path(__file__).resolve().parent / "fake_engine.py"
+# The engines that are not late by design get a 30 s referee margin: they answer at once, but on a
+# loaded machine "at once" can exceed a 200 ms byoyomi, and a test must not turn on that.  Only the
+# tests of time losses (hang, slow) use a margin of 0.
+SOUND_MARGIN = 30000
+
+
+def fake_spec(name, mode):
+    """A match.py engine spec of a sound fake engine, for the command-line tests."""
+    return f"fake,name={name},cmd={sys.executable} {FAKE} {mode},margin={SOUND_MARGIN}"
 
 
 class RefereeFakeEngineTests(unittest.TestCase):
@@ -224,7 +233,9 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def spec(self, mode, margin=0):
+    def spec(self, mode, margin=None):
+        if margin is None:
+            margin = 0 if mode in ("hang", "slow") else SOUND_MARGIN
         return M.EngineSpec(f"fake-{mode}", [sys.executable, str(FAKE), mode],
                             {"Threads": "1"}, margin_ms=margin)
 
@@ -286,9 +297,8 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_cli_match_and_summarize(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
-        fake = f"{sys.executable} {FAKE}"
         out = self.dir / "cli"
-        s = M.main(["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+        s = M.main(["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                     "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out),
                     "--quiet", "--games", "4", "--sprt", "elo0=0", "elo1=5"])
         self.assertEqual((s["games"], s["W"], s["D"], s["L"]), (4, 4, 0, 0))
@@ -301,11 +311,10 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_a_match_in_parts_is_summarized_as_one_and_tested_after_the_fact(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
-        fake = f"{sys.executable} {FAKE}"
 
         def part(name, skip, byoyomi="200"):
             out = self.dir / name
-            M.main(["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+            M.main(["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                     "--byoyomi", byoyomi, "--concurrency", "2", "--openings", str(op), "--out", str(out),
                     "--quiet", "--games", "2", "--skip-openings", str(skip)])
             return str(out)
@@ -332,9 +341,8 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_an_interrupted_match_resumes_where_it_stopped(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
-        fake = f"{sys.executable} {FAKE}"
         out = self.dir / "resume"
-        common = ["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+        common = ["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                   "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet"]
         M.main(common + ["--games", "4"])
         rows = (out / "results.jsonl").read_text().splitlines()
@@ -374,10 +382,9 @@ class RefereeFakeEngineTests(unittest.TestCase):
         op.write_text("startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\n")
         gate = self.dir / "gate"
         gate.mkdir()
-        fake = f"{sys.executable} {FAKE}"
         out = self.dir / "interrupted"
         # a long byoyomi: a held engine must not lose on time while the test looks on
-        common = ["--engine", f"fake,name=A,cmd={fake} gated {gate}", "--opponent", f"fake,name=B,cmd={fake} first",
+        common = ["--engine", fake_spec("A", f"gated {gate}"), "--opponent", fake_spec("B", "first"),
                   "--byoyomi", "600000", "--concurrency", "2", "--max-plies", "10", "--games", "8",
                   "--openings", str(op), "--out", str(out), "--quiet"]
         proc = subprocess.Popen([sys.executable, str(Path(M.__file__)), *common], start_new_session=True,
@@ -412,9 +419,8 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_a_decided_sprt_is_not_resumed(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n")
-        fake = f"{sys.executable} {FAKE}"
         out = self.dir / "decided"
-        common = ["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+        common = ["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                   "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet",
                   "--sprt", "elo0=0", "elo1=5", "min_games=4"]
         s = M.main(common + ["--games", "40"])
