@@ -456,10 +456,15 @@ def _replay_ok(testcase, res, rec_text):
     testcase.assertIsNone(res["faulty"])
 
 
+# These tests check records and rules, not the clock: a real engine at 50-100 ms a move can run
+# past its preset margin on a loaded machine, so every engine here gets the 30 s margin.
+SOUND_KEY = f",margin={SOUND_MARGIN}"
+
+
 class RealEngineTests(unittest.TestCase):
     def test_fairy_vs_fairy_full_game(self):
-        f = M.parse_engine_spec("fairy")
-        g = M.parse_engine_spec("fairy,name=fairy-2")
+        f = M.parse_engine_spec("fairy" + SOUND_KEY)
+        g = M.parse_engine_spec("fairy,name=fairy-2" + SOUND_KEY)
         with tempfile.TemporaryDirectory() as d:
             rec = Path(d) / "g.csa"
             res = M.play_game(f, g, TAYA1, {cshogi.BLACK: 50, cshogi.WHITE: 50}, rec)
@@ -467,7 +472,7 @@ class RealEngineTests(unittest.TestCase):
             self.assertGreater(res["plies"], 36)
 
     def test_gps_vs_fairy_short(self):
-        gps, f = M.parse_engine_spec("gpsshogi"), M.parse_engine_spec("fairy")
+        gps, f = M.parse_engine_spec("gpsshogi" + SOUND_KEY), M.parse_engine_spec("fairy" + SOUND_KEY)
         with tempfile.TemporaryDirectory() as d:
             rec = Path(d) / "g.csa"
             res = M.play_game(gps, f, TAYA1, {cshogi.BLACK: 1000, cshogi.WHITE: 100}, rec, max_plies=40)
