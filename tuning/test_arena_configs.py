@@ -4,7 +4,7 @@ Run: .venv/bin/python -m pytest -q tuning/test_arena_configs.py
 
 Each configuration passes ShogiArena's own validation (`--validate-only`, run from the
 repository root as tuning/arena/README.md says, with stand-in engine binaries), keeps kirin's
-rules where ShogiArena can (fourth-occurrence sennichite, kirin without a time margin), and the
+rules where ShogiArena can (fourth-occurrence sennichite, explicit time margins), and the
 SPSA space agrees with the parameter table of src/search/params.rs.
 """
 
@@ -58,9 +58,12 @@ class ArenaConfigTests(unittest.TestCase):
             self.assertEqual(c["rules"]["repetition_occurrences_to_draw"], 4, name)
             self.assertEqual(c["rules"]["adjudication"]["max_plies"], 320, name)
             self.assertTrue(c["rules"]["initial_positions"]["source"].endswith("taya36.sfen"), name)
+        # every margin set, none left at ShogiArena's default; gpsshogi's is match.py's 1 s + 10 %
         gps = load("gpsshogi-1s.yaml")
-        kirin = next(e for e in gps["engines"] if e["name"] == "kirin-dev")
-        self.assertEqual(kirin["time_control"]["expiry_margin_ms"], 0)
+        margins = {e["name"]: e["time_control"]["expiry_margin_ms"] for e in gps["engines"]}
+        self.assertEqual(margins, {"kirin-dev": 500, "gpsshogi": 1100})
+        for name in ("sprt-dev-vs-base.yaml", "spsa.yaml"):
+            self.assertIn("expiry_margin_ms", load(name)["rules"]["time_control"], name)
         sprt = load("sprt-dev-vs-base.yaml")
         self.assertEqual(sprt["sprt"]["tested_engine"], sprt["engines"][0]["name"])
 
