@@ -39,16 +39,18 @@ def engine_file(folder: Path, name: str, mode: str, arg: str | None = None) -> P
     return cfg
 
 
-def play(folder: Path, black: tuple, white: tuple, *, sfen: str = START, byoyomi: int = 200,
+def play(folder: Path, black: tuple, white: tuple, *, sfen: str = START, byoyomi: int = 10000,
          margin: int | None = 0, black_margin: int | None = None, white_margin: int | None = None,
          max_plies: int = 40, repetition: int | None = 4, handshake_timeout: float | None = None,
          limit_s: float = 120) -> dict:
-    """One game, `black` and `white` as (mode,) or (mode, arg) of fake_engine.py.  margin is
-    ShogiArena's expiry_margin_ms for both; black_margin / white_margin give one engine its own
+    """One game, `black` and `white` as (mode,) or (mode, arg) of fake_engine.py.  The default
+    byoyomi is long: ShogiArena charges its own latency to the engine (hundreds of ms on a loaded
+    machine), and only the cases about time may turn on it.  margin is ShogiArena's
+    expiry_margin_ms for both; black_margin / white_margin give one engine its own
     time control.  margin or repetition None leaves ShogiArena's default.  handshake_timeout (s)
     is how long ShogiArena waits for usiok, readyok, and a bestmove after `stop`.  Returns the
-    game's row: result (ShogiArena's GameResult name), plies, black, white; and `games`, the
-    number of rows."""
+    game's row: result (ShogiArena's GameResult name), plies, black, white; `games`, the number
+    of rows; and `run`, the run folder."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "positions.sfen").write_text("sfen " + sfen + "\n")
 
@@ -96,9 +98,9 @@ def play(folder: Path, black: tuple, white: tuple, *, sfen: str = START, byoyomi
     finally:
         db.close()
     if not rows:
-        return {"games": 0}
+        return {"games": 0, "run": run}
     result, plies, b, w = rows[0]
-    return {"games": len(rows), "result": result, "plies": plies, "black": b, "white": w}
+    return {"games": len(rows), "result": result, "plies": plies, "black": b, "white": w, "run": run}
 
 
 def _tail(folder: Path, n: int = 3000) -> str:

@@ -23,6 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import shogiarena  # noqa: E402
+import yaml  # noqa: E402
 
 import arena_harness as H  # noqa: E402
 
@@ -48,9 +49,13 @@ class ArenaRulesTests(unittest.TestCase):
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def play(self, black, white, **kw):
+    def game(self, black, white, **kw):
         g = H.play(self.dir / self.id().rsplit(".", 1)[-1], black, white, **kw)
         self.assertEqual((g["games"], g["black"], g["white"]), (1, "black", "white"))
+        return g
+
+    def play(self, black, white, **kw):
+        g = self.game(black, white, **kw)
         return g["result"], g["plies"]
 
     def test_the_measured_version(self):
@@ -67,7 +72,8 @@ class ArenaRulesTests(unittest.TestCase):
         # for a bestmove (120 s by default: measured 126 s per hung move), so a hang costs
         # minutes unless the engine's handshake_timeout is set, as here (10 s, which also bounds
         # the start: a loaded machine must not fail it).
-        self.assertEqual(self.play(("hang",), ("first",), handshake_timeout=10), ("WHITE_WIN_BY_TIMEOUT", 0))
+        self.assertEqual(self.play(("hang",), ("first",), byoyomi=200, handshake_timeout=10),
+                         ("WHITE_WIN_BY_TIMEOUT", 0))
 
     def test_an_engine_that_fails_to_start_scores_no_game(self):
         # kirin: a failed start is a crash and loses.  ShogiArena: WRONG by kirin's rule, the
@@ -83,21 +89,28 @@ class ArenaRulesTests(unittest.TestCase):
         # kirin: later than byoyomi + margin loses.  ShogiArena with expiry_margin_ms 0: RIGHT.
         # (0.8 s late at 200 ms byoyomi: ShogiArena voids a timeout, as an ERROR game, when its
         # own event-loop lag in the move's window is as long as the overshoot; 0.8 s is beyond
-        # any lag seen here.)
-        self.assertEqual(self.play(("first",), ("over", "800"), margin=0), ("BLACK_WIN_BY_TIMEOUT", 2))
+        # the lag seen here.  Black, sound, has a margin ShogiArena's own latency cannot exhaust.)
+        self.assertEqual(self.play(("first",), ("over", "800"), byoyomi=200, margin=0, black_margin=30000),
+                         ("BLACK_WIN_BY_TIMEOUT", 2))
 
     def test_an_opponent_a_little_over_plays_on_with_its_own_margin(self):
         # kirin: the opponent (gpsshogi, fairy-stockfish) has a referee margin, kirin none.
-        # ShogiArena: RIGHT when configured so: an engine's own time_control (here White, 500 ms)
-        # overrides the shared one (Black, 0 ms), and White 50 ms over every move plays on.
-        self.assertEqual(self.play(("first",), ("over", "50"), margin=0, white_margin=500, max_plies=10),
-                         ("DRAW_BY_MAX_PLIES", 10))
+        # ShogiArena: RIGHT when configured so: an engine's own time_control (here White's, with
+        # 5 s) overrides the shared one (0 ms), and White 50 ms over every move plays on; without
+        # the override it would lose at its first move, as the test above shows.
+        self.assertEqual(self.play(("first",), ("over", "50"), byoyomi=200, margin=0, black_margin=30000,
+                                   white_margin=5000, max_plies=10), ("DRAW_BY_MAX_PLIES", 10))
 
-    def test_the_default_margin_lets_any_engine_run_over(self):
+    def test_the_default_margin_is_500_ms_for_every_engine(self):
         # kirin: kirin itself has no margin.  ShogiArena's default expiry_margin_ms is 500 for
-        # every engine: WRONG by default (an engine 50 ms over every move plays on); set
-        # expiry_margin_ms: 0 in the tested engine's time control.
-        self.assertEqual(self.play(("first",), ("over", "50"), margin=None, max_plies=10), ("DRAW_BY_MAX_PLIES", 10))
+        # every engine: WRONG by default; set expiry_margin_ms in the time controls.  (Read from
+        # the configuration ShogiArena resolved: an overrun that plays on inside 500 ms would
+        # race ShogiArena's own latency.)
+        g = self.game(("first",), ("first",), margin=None, max_plies=4)
+        self.assertEqual((g["result"], g["plies"]), ("DRAW_BY_MAX_PLIES", 4))
+        resolved = yaml.safe_load((g["run"] / "inputs" / "config_resolved.yaml").read_text())
+        self.assertEqual(resolved["rules"]["time_control"]["expiry_margin_ms"], 500)
+        self.assertEqual([e["time_control"] for e in resolved["engines"]], [None, None])
 
     def test_illegal_move_loses(self):
         # kirin: an illegal move loses.  ShogiArena: RIGHT.
