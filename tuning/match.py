@@ -9,7 +9,8 @@ Why a referee of our own rather than cshogi's or shogiarena's runner: those hang
 we must reject.  Here every engine read has a deadline (a crash or a hang is a loss, never a hang
 of the harness), the opponent can be given a time margin while kirin gets none, sennichite is
 judged at the fourth occurrence with the perpetual-check rule, and every `bestmove win` is checked
-against the CSA 27-point entering-king rule (a false declaration loses).
+against the CSA 27-point entering-king rule (a false declaration loses).  What ShogiArena's runner
+judges right and wrong, measured case by case: tuning/arena/README.md (tuning/test_arena_rules.py).
 
 See tuning/README.md for the commands.  Library functions (elo, sprt_llr, declaration_ok,
 GameState, play_game) are imported by tuning/test_match.py.

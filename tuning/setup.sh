@@ -2,7 +2,7 @@
 # Installs what the match harness needs: the opponents (Debian packages gpsshogi, fairy-stockfish
 # and hachu, /usr/games/gpsusi, /usr/games/fairy-stockfish and /usr/games/hachu, the dai shogi
 # opponent of tuning/dai_match.py) and a Python virtual
-# environment at the repo root (.venv) with cshogi, shogiarena, pytest and pyffish (Fairy-Stockfish's
+# environment at the repo root (.venv) with cshogi, shogiarena (pinned), pytest and pyffish (Fairy-Stockfish's
 # rules as a library, the reference for yari shogi's moves in tests/yari.rs and the referee of
 # tuning/yari_match.py), and the yari shogi opponent: Fairy-Stockfish compiled to WebAssembly (npm
 # package fairy-stockfish-nnue.wasm, version pinned in tuning/package-lock.json, installed in
@@ -27,7 +27,9 @@ fi
 if [ ! -x .venv/bin/python ]; then
     python3 -m venv .venv
 fi
-.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi shogiarena pytest pyffish
+# shogiarena is pinned, as the npm opponent is: what its runner judges right and wrong is
+# measured on this version, and a new one must be measured again before it is trusted.
+.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi "shogiarena==1.3.2" pytest pyffish
 .venv/bin/python -c "import cshogi, shogiarena, pyffish; print('cshogi, shogiarena and pyffish importable')"
 
 # The yari shogi opponent, with node and npm (installed above when missing).

@@ -15,7 +15,6 @@ import math
 import os
 import sys
 import tempfile
-import textwrap
 import unittest
 from pathlib import Path
 
@@ -211,33 +210,17 @@ class RepetitionTests(unittest.TestCase):
         self.assertTrue(gs.push("8h2b"))  # a useless non-promotion is legal
 
 
-FAKE = textwrap.dedent(r'''
-    import sys, time, cshogi
-    mode = sys.argv[1]
-    board = cshogi.Board(); ngo = 0
-    def out(s):
-        sys.stdout.write(s + "\n"); sys.stdout.flush()
-    for line in sys.stdin:
-        t = line.split()
-        if not t: continue
-        if t[0] == "usi": out("id name fake-" + mode); out("option name Threads type spin default 1 min 1 max 4"); out("usiok")
-        elif t[0] == "isready": out("readyok")
-        elif t[0] == "position":
-            if t[1] == "startpos": board.reset(); rest = t[2:]
-            else: board.set_sfen(" ".join(t[2:6])); rest = t[6:]
-            for m in rest[1:]: board.push_usi(m)
-        elif t[0] == "go":
-            ngo += 1
-            if mode == "crash": sys.exit(3)
-            if mode == "slow": time.sleep(0.4)
-            if mode == "hang": time.sleep(60)
-            if mode == "illegal": out("bestmove 5e5d"); continue
-            if mode in ("win", "falsewin"): out("bestmove win"); continue
-            if mode == "resign" or board.is_game_over(): out("bestmove resign"); continue
-            if mode == "crash3" and ngo == 3: sys.exit(3)
-            out("bestmove " + cshogi.move_to_usi(sorted(board.legal_moves)[0]))
-        elif t[0] == "quit": break
-''')
+# The scripted engines (crash, hang, late, illegal, declarations, ...): tuning/fake_engine.py.
+FAKE = Path(__file__).resolve().parent / "fake_engine.py"
+# The engines that are not late by design get a 30 s referee margin: they answer at once, but on a
+# loaded machine "at once" can exceed a 200 ms byoyomi, and a test must not turn on that.  Only the
+# tests of time losses (hang, slow) use a margin of 0.
+SOUND_MARGIN = 30000
+
+
+def fake_spec(name, mode):
+    """A match.py engine spec of a sound fake engine, for the command-line tests."""
+    return f"fake,name={name},cmd={sys.executable} {FAKE} {mode},margin={SOUND_MARGIN}"
 
 
 class RefereeFakeEngineTests(unittest.TestCase):
@@ -245,14 +228,15 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
         cls.dir = Path(cls.tmp.name)
-        (cls.dir / "fake.py").write_text(FAKE)
 
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
-    def spec(self, mode, margin=0):
-        return M.EngineSpec(f"fake-{mode}", [sys.executable, str(self.dir / "fake.py"), mode],
+    def spec(self, mode, margin=None):
+        if margin is None:
+            margin = 0 if mode in ("hang", "slow") else SOUND_MARGIN
+        return M.EngineSpec(f"fake-{mode}", [sys.executable, str(FAKE), mode],
                             {"Threads": "1"}, margin_ms=margin)
 
     def play(self, black, white, opening="startpos", byo=200, max_plies=320, name="g"):
@@ -271,8 +255,9 @@ class RefereeFakeEngineTests(unittest.TestCase):
         res, csa = self.play(self.spec("first"), self.spec("slow"), byo=300, name="slow0")
         self.assertEqual((res["winner"], res["reason"]), ("black", "time"))
         self.assertIn("%TIME_UP", csa)
-        # the same engine with a referee margin is not flagged
-        res, _ = self.play(self.spec("first"), self.spec("slow", margin=400), byo=300, max_plies=4, name="slow1")
+        # the same engine with a referee margin is not flagged (a margin far above its 0.4 s sleep:
+        # the outcome must not hang on how fast a loaded machine wakes it)
+        res, _ = self.play(self.spec("first"), self.spec("slow", margin=30000), byo=300, max_plies=4, name="slow1")
         self.assertEqual(res["reason"], "max plies")
         self.assertGreater(res["stats"]["white"]["max_ms"], 300)
         self.assertEqual(res["stats"]["white"]["over_byoyomi"], 2)
@@ -312,9 +297,8 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_cli_match_and_summarize(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
-        fake = f"{sys.executable} {self.dir / 'fake.py'}"
         out = self.dir / "cli"
-        s = M.main(["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+        s = M.main(["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                     "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out),
                     "--quiet", "--games", "4", "--sprt", "elo0=0", "elo1=5"])
         self.assertEqual((s["games"], s["W"], s["D"], s["L"]), (4, 4, 0, 0))
@@ -327,11 +311,10 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_a_match_in_parts_is_summarized_as_one_and_tested_after_the_fact(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
-        fake = f"{sys.executable} {self.dir / 'fake.py'}"
 
         def part(name, skip, byoyomi="200"):
             out = self.dir / name
-            M.main(["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+            M.main(["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                     "--byoyomi", byoyomi, "--concurrency", "2", "--openings", str(op), "--out", str(out),
                     "--quiet", "--games", "2", "--skip-openings", str(skip)])
             return str(out)
@@ -358,9 +341,8 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_an_interrupted_match_resumes_where_it_stopped(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
-        fake = f"{sys.executable} {self.dir / 'fake.py'}"
         out = self.dir / "resume"
-        common = ["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+        common = ["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                   "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet"]
         M.main(common + ["--games", "4"])
         rows = (out / "results.jsonl").read_text().splitlines()
@@ -390,29 +372,46 @@ class RefereeFakeEngineTests(unittest.TestCase):
         # Ctrl-C at a terminal, or `timeout`, signals the referee's whole process group.  The games
         # in progress must be dropped (and played again on --resume), never scored as crashes of
         # whichever engine the signal happened to kill first.
+        # No race with the clock: engine A is `gated`, so exactly one game (the first A to think)
+        # can finish; every other A stops at its first move until the test releases it.  The
+        # interrupt comes when one game is scored and both workers' games are held.
         import signal
         import subprocess
         import time
         op = self.dir / "openings.sfen"
         op.write_text("startpos moves 7g7f 3c3d\nstartpos moves 2g2f 8c8d\n")
-        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+        gate = self.dir / "gate"
+        gate.mkdir()
         out = self.dir / "interrupted"
-        common = ["--engine", f"fake,name=A,cmd={fake} slow", "--opponent", f"fake,name=B,cmd={fake} first",
-                  "--byoyomi", "1000", "--concurrency", "2", "--max-plies", "10", "--games", "8",
+        # a long byoyomi: a held engine must not lose on time while the test looks on
+        common = ["--engine", fake_spec("A", f"gated {gate}"), "--opponent", fake_spec("B", "first"),
+                  "--byoyomi", "600000", "--concurrency", "2", "--max-plies", "10", "--games", "8",
                   "--openings", str(op), "--out", str(out), "--quiet"]
         proc = subprocess.Popen([sys.executable, str(Path(M.__file__)), *common], start_new_session=True,
                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        results = out / "results.jsonl"
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not (results.exists() and results.read_text().strip()):
-            time.sleep(0.05)
-        time.sleep(0.3)  # the next games are under way
-        os.killpg(proc.pid, signal.SIGINT)
-        proc.wait(timeout=30)
+        try:
+            results = out / "results.jsonl"
+
+            def state():
+                rows = results.read_text().splitlines() if results.exists() else []
+                return len([r for r in rows if r.strip()]), len(list(gate.glob("thinking-*")))
+
+            deadline = time.monotonic() + 120  # a safety net only: the wait ends on the state
+            while time.monotonic() < deadline and state() != (1, 2) and proc.poll() is None:
+                time.sleep(0.05)
+            self.assertEqual(state(), (1, 2))  # one game scored, two held in their first move
+            os.killpg(proc.pid, signal.SIGINT)
+            proc.wait(timeout=30)
+        finally:
+            if proc.poll() is None:
+                os.killpg(proc.pid, signal.SIGKILL)
+                proc.wait()
+        self.assertNotEqual(proc.returncode, 0)
         rows = [json.loads(x) for x in results.read_text().splitlines() if x.strip()]
-        self.assertTrue(0 < len(rows) < 8, len(rows))
-        self.assertEqual({r["reason"] for r in rows}, {"max plies"})
-        self.assertEqual(len(list(out.glob("game-*.csa"))), len(rows))
+        self.assertEqual(len(rows), 1)
+        self.assertEqual(rows[0]["reason"], "max plies")
+        self.assertEqual(len(list(out.glob("game-*.csa"))), 1)
+        (gate / "release").write_text("")
         s = M.main(common + ["--resume"])
         self.assertEqual((s["games"], s["D"]), (8, 8))
         self.assertEqual(s["reasons"], {"max plies": 8})
@@ -420,9 +419,8 @@ class RefereeFakeEngineTests(unittest.TestCase):
     def test_a_decided_sprt_is_not_resumed(self):
         op = self.dir / "openings.sfen"
         op.write_text(TAYA1 + "\n")
-        fake = f"{sys.executable} {self.dir / 'fake.py'}"
         out = self.dir / "decided"
-        common = ["--engine", f"fake,name=A,cmd={fake} first", "--opponent", f"fake,name=B,cmd={fake} resign",
+        common = ["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                   "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet",
                   "--sprt", "elo0=0", "elo1=5", "min_games=4"]
         s = M.main(common + ["--games", "40"])
@@ -458,10 +456,15 @@ def _replay_ok(testcase, res, rec_text):
     testcase.assertIsNone(res["faulty"])
 
 
+# These tests check records and rules, not the clock: a real engine at 50-100 ms a move can run
+# past its preset margin on a loaded machine, so every engine here gets the 30 s margin.
+SOUND_KEY = f",margin={SOUND_MARGIN}"
+
+
 class RealEngineTests(unittest.TestCase):
     def test_fairy_vs_fairy_full_game(self):
-        f = M.parse_engine_spec("fairy")
-        g = M.parse_engine_spec("fairy,name=fairy-2")
+        f = M.parse_engine_spec("fairy" + SOUND_KEY)
+        g = M.parse_engine_spec("fairy,name=fairy-2" + SOUND_KEY)
         with tempfile.TemporaryDirectory() as d:
             rec = Path(d) / "g.csa"
             res = M.play_game(f, g, TAYA1, {cshogi.BLACK: 50, cshogi.WHITE: 50}, rec)
@@ -469,7 +472,7 @@ class RealEngineTests(unittest.TestCase):
             self.assertGreater(res["plies"], 36)
 
     def test_gps_vs_fairy_short(self):
-        gps, f = M.parse_engine_spec("gpsshogi"), M.parse_engine_spec("fairy")
+        gps, f = M.parse_engine_spec("gpsshogi" + SOUND_KEY), M.parse_engine_spec("fairy" + SOUND_KEY)
         with tempfile.TemporaryDirectory() as d:
             rec = Path(d) / "g.csa"
             res = M.play_game(gps, f, TAYA1, {cshogi.BLACK: 1000, cshogi.WHITE: 100}, rec, max_plies=40)

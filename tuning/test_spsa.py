@@ -234,7 +234,9 @@ class CommandTests(unittest.TestCase):
         cls.tmp.cleanup()
 
     def argv(self, out, *extra, mode=""):
-        engine = f"kirin,name=fake,cmd={sys.executable} {self.dir / 'fake.py'} {mode}".rstrip()
+        # a 30 s referee margin: the fake answers at once, but on a loaded machine "at once" can
+        # exceed the 200 ms byoyomi, and a test must not turn on that
+        engine = f"kirin,name=fake,margin=30000,cmd={sys.executable} {self.dir / 'fake.py'} {mode}".rstrip()
         return ["--engine", engine, "--iterations", "3", "--r-end", "0.05", "--byoyomi", "200", "--openings",
                 str(self.dir / "openings.sfen"), "--out", str(self.dir / out), "--quiet", *extra]
 
