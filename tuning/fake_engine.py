@@ -21,7 +21,7 @@ MODE, what the engine does at `go`:
              until ARG/release exists before playing as `first`.  A test uses it to know, without
              racing the clock, that games are under way and cannot finish before it lets them.
 
-Every engine declares `Threads` and answers `usi`, `isready`, `position`, `go`, `quit`.
+Every engine but `dead` declares `Threads` and answers `usi`, `isready`, `position`, `go`, `quit`.
 """
 
 import os
