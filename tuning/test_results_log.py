@@ -30,7 +30,6 @@ class ResultsLogTests(unittest.TestCase):
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.dir = Path(self.tmp.name)
-        (self.dir / "fake.py").write_text(FAKE)
         self.openings = self.dir / "openings.sfen"
         self.openings.write_text(OPENINGS)
         self.log = self.dir / "results.tsv"
@@ -39,7 +38,7 @@ class ResultsLogTests(unittest.TestCase):
         self.tmp.cleanup()
 
     def match(self, a, b, out, *extra):
-        fake = f"{sys.executable} {self.dir / 'fake.py'}"
+        fake = f"{sys.executable} {FAKE}"
         return M.main(["--engine", f"fake,name=A,cmd={fake} {a}", "--opponent", f"fake,name=B,cmd={fake} {b}",
                        "--byoyomi", "1000", "--concurrency", "2", "--openings", str(self.openings),
                        "--out", str(self.dir / out), "--quiet", *extra])
