@@ -2,11 +2,8 @@
 //! node count is deterministic, so it is the search's signature: any change to search or
 //! evaluation that changes it changes behaviour.
 
-use crate::eval::Evaluator;
-use crate::eval::yari::YariWeights;
 use crate::game::Game;
 use crate::search::{Limits, Outcome, Report, SearchOptions, Searcher};
-use crate::shogi::Position;
 use crate::yari;
 use std::time::{Duration, Instant};
 
@@ -77,54 +74,11 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
-/// Searches every standard bench position to `depth` with a cleared table; prints one line per
-/// position to stderr and returns the totals.
-pub fn run(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
-    run_with(&Evaluator::default(), depth, threads, hash_mb)
-}
-
-/// The same with another evaluation (`kirin bench --eval linear` measures the linear build's
-/// speed beside the network's in one binary).
-pub fn run_with(evaluator: &Evaluator, depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
-    let positions = POSITIONS.iter().filter_map(|&(name, sfen)| {
-        Position::from_sfen(sfen)
-            .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
-            .ok()
-            .map(|p| (name, p))
-    });
-    run_game(positions, evaluator, depth, threads, hash_mb)
-}
-
-/// The same for yari shogi's bench positions.
-pub fn run_yari(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
-    let positions = YARI_POSITIONS.iter().filter_map(|&(name, sfen)| {
-        yari::Position::from_sfen(sfen)
-            .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
-            .ok()
-            .map(|p| (name, p))
-    });
-    run_game(positions, &YariWeights::embedded(), depth, threads, hash_mb)
-}
-
-/// The same for dai shogi's bench positions.
-pub fn run_dai(depth: u32, threads: usize, hash_mb: usize) -> BenchResult {
-    let positions = DAI_POSITIONS.iter().filter_map(|&(name, sfen)| {
-        crate::dai::Position::from_sfen(sfen)
-            .map_err(|e| eprintln!("{name}: bad sfen: {e}"))
-            .ok()
-            .map(|p| (name, p))
-    });
-    run_game(
-        positions,
-        &crate::eval::dai::embedded(),
-        depth,
-        threads,
-        hash_mb,
-    )
-}
-
-fn run_game<G: Game>(
-    positions: impl Iterator<Item = (&'static str, G)>,
+/// Searches each position to `depth` with a cleared table; prints one line per position to
+/// stderr and returns the totals. Each game's engine calls it with the game's positions
+/// ([`crate::game::Variant::BENCH`]) and evaluation.
+pub fn run<G: Game>(
+    positions: Vec<(&'static str, G)>,
     evaluator: &G::Evaluator,
     depth: u32,
     threads: usize,

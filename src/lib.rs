@@ -9,6 +9,7 @@ pub mod analyze;
 pub mod bench;
 pub mod book;
 pub mod dai;
+pub mod engine;
 pub mod eval;
 pub mod game;
 pub mod judge;

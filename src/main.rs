@@ -1,6 +1,7 @@
 //! `kirin`: the USI engine by default, developer tools as subcommands.
 
-use kirin::game::{GamePosition, Variant, VariantMove};
+use kirin::engine::{GameEngine, PositionError, VARIANTS, engine_for};
+use kirin::game::RuleOptions;
 use kirin::shogi::{Position, perft};
 use std::process::ExitCode;
 use std::time::Instant;
@@ -44,10 +45,7 @@ fn main() -> ExitCode {
             Err(e) => usage_error(&e),
         },
         ["bench", "perft"] => bench_perft(),
-        ["bench", "--eval", file, rest @ ..] => match kirin::eval::Evaluator::load(file) {
-            Ok(evaluator) => bench_search(Variant::Standard, Some(&evaluator), rest),
-            Err(e) => usage_error(&e),
-        },
+        ["bench", "--eval", file, rest @ ..] => bench_search(VARIANTS[0], Some(file), rest),
         ["bench", "--eval"] => usage_error("--eval needs a file"),
         ["bench", rest @ ..] => match variant_arg(rest) {
             Ok((variant, rest)) => bench_search(variant, None, rest),
@@ -73,55 +71,55 @@ fn main() -> ExitCode {
     }
 }
 
-/// A leading `--variant NAME` (`yari` and `dai` are short for `yarishogi` and `daishogi`), and the
-/// arguments after it.
-fn variant_arg<'a, 'b>(args: &'a [&'b str]) -> Result<(Variant, &'a [&'b str]), String> {
+/// A leading `--variant NAME` (`yari` and `dai` are short for `yarishogi` and `daishogi`: a
+/// game's name without its `shogi`), and the arguments after it.
+fn variant_arg<'a, 'b>(args: &'a [&'b str]) -> Result<(&'static str, &'a [&'b str]), String> {
     match args {
         ["--variant", name, rest @ ..] => {
-            let name = if name.eq_ignore_ascii_case("yari") {
-                "yarishogi"
-            } else if name.eq_ignore_ascii_case("dai") {
-                "daishogi"
-            } else {
-                name
+            let short = |v: &str| {
+                v.strip_suffix("shogi")
+                    .is_some_and(|s| !s.is_empty() && s.eq_ignore_ascii_case(name))
             };
-            match Variant::from_name(name) {
+            match VARIANTS
+                .into_iter()
+                .find(|v| v.eq_ignore_ascii_case(name) || short(v))
+            {
                 Some(v) => Ok((v, rest)),
                 None => Err(format!(
                     "unknown variant `{name}` (known: {})",
-                    Variant::NAMES.join(", ")
+                    VARIANTS.join(", ")
                 )),
             }
         }
         ["--variant"] => Err("--variant needs a name".into()),
-        rest => Ok((Variant::Standard, rest)),
+        rest => Ok((VARIANTS[0], rest)),
     }
 }
 
-/// `evaluator` replaces standard shogi's default evaluation.
-fn bench_search(
-    variant: Variant,
-    evaluator: Option<&kirin::eval::Evaluator>,
-    args: &[&str],
-) -> ExitCode {
+/// The engine of `variant`, one of [`VARIANTS`].
+fn engine(variant: &str) -> Box<dyn GameEngine> {
+    engine_for(variant).unwrap_or_else(|| panic!("{variant} is not among {VARIANTS:?}"))
+}
+
+/// `eval_file` replaces the game's default evaluation (standard shogi's only).
+fn bench_search(variant: &str, eval_file: Option<&str>, args: &[&str]) -> ExitCode {
     let number = |i: usize, default: usize| match args.get(i) {
         None => Ok(default),
         Some(s) => s.parse::<usize>().map_err(|_| format!("not a number: {s}")),
     };
+    let mut engine = engine(variant);
+    if let Some(file) = eval_file
+        && let Some(Err(e)) = engine.load_eval_file(file, file)
+    {
+        return usage_error(&e);
+    }
     let (depth, threads) = match (number(0, 13), number(1, 1)) {
         (Ok(d), Ok(t)) if d >= 1 && t >= 1 => (d, t),
         (Err(e), _) | (_, Err(e)) => return usage_error(&e),
         _ => return usage_error("depth and threads must be at least 1"),
     };
     let (depth, threads) = (depth.min(64) as u32, threads.min(256));
-    let r = match variant {
-        Variant::Standard => match evaluator {
-            Some(e) => kirin::bench::run_with(e, depth, threads, 64),
-            None => kirin::bench::run(depth, threads, 64),
-        },
-        Variant::Yari => kirin::bench::run_yari(depth, threads, 64),
-        Variant::Dai => kirin::bench::run_dai(depth, threads, 64),
-    };
+    let r = engine.bench(depth, threads, 64);
     let ms = r.elapsed.as_millis().max(1) as u64;
     println!("Nodes searched: {}", r.nodes);
     println!("Nodes/second: {}", r.nodes * 1000 / ms);
@@ -134,33 +132,25 @@ fn usage_error(why: &str) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// A position of `variant` from command-line words; none means the start position, and a
-/// leading `sfen` is allowed so a USI `position` argument can be pasted as is.
-fn game_position_from_args(variant: Variant, words: &[&str]) -> Result<GamePosition, String> {
-    let words = match words {
-        ["sfen", rest @ ..] => rest,
-        ["startpos"] | [] => return Ok(GamePosition::startpos(variant)),
-        words => words,
-    };
-    GamePosition::from_sfen(variant, &words.join(" ")).map_err(|e| format!("bad sfen: {e}"))
+/// The SFEN in command-line words, `None` for the start position (no words); a leading `sfen`
+/// is allowed so a USI `position` argument can be pasted as is.
+fn sfen_from_args(words: &[&str]) -> Option<String> {
+    match words {
+        ["sfen", rest @ ..] => Some(rest.join(" ")),
+        ["startpos"] | [] => None,
+        words => Some(words.join(" ")),
+    }
 }
 
 /// A standard-shogi position from command-line words.
 fn position_from_args(words: &[&str]) -> Result<Position, String> {
-    match game_position_from_args(Variant::Standard, words)? {
-        GamePosition::Standard(p) => Ok(p),
-        _ => Err("not a standard shogi position".into()),
+    match sfen_from_args(words) {
+        None => Ok(Position::startpos()),
+        Some(sfen) => Position::from_sfen(&sfen).map_err(|e| format!("bad sfen: {e}")),
     }
 }
 
-fn shogi_lines(divided: Vec<(kirin::shogi::Move, u64)>) -> Vec<(VariantMove, u64)> {
-    divided
-        .into_iter()
-        .map(|(m, n)| (VariantMove::Shogi(m), n))
-        .collect()
-}
-
-fn perft_command(variant: Variant, args: &[&str]) -> ExitCode {
+fn perft_command(variant: &str, args: &[&str]) -> ExitCode {
     let depth = match args.first() {
         None => 1,
         Some(depth) => match depth.parse::<u32>() {
@@ -170,26 +160,24 @@ fn perft_command(variant: Variant, args: &[&str]) -> ExitCode {
     };
     let words = args.get(1..).unwrap_or_default();
     let t = Instant::now();
-    let divided = game_position_from_args(variant, words).map(|pos| match pos {
-        GamePosition::Standard(mut p) => shogi_lines(perft::divide(&mut p, depth)),
-        GamePosition::Yari(mut p) => shogi_lines(kirin::yari::divide(&mut p, depth)),
-        GamePosition::Dai(mut p) => kirin::dai::divide(&mut p, depth)
-            .into_iter()
-            .map(|(m, n)| (VariantMove::Dai(m), n))
-            .collect(),
-    });
-    let divided = match divided {
-        Ok(divided) => divided,
-        Err(e) => {
-            eprintln!("{e}");
-            return ExitCode::from(2);
-        }
-    };
-    let mut total = 0;
-    for (m, n) in divided {
-        println!("{m}: {n}");
-        total += n;
+    let mut engine = engine(variant);
+    let sfen = sfen_from_args(words);
+    // The game's own default rules: `kirin perft` counts as the perft tables do.
+    if let Err(PositionError::Sfen(e) | PositionError::Move { error: e, .. }) =
+        engine.set_position(sfen.as_deref(), &[], &RuleOptions::default())
+    {
+        eprintln!("bad sfen: {e}");
+        return ExitCode::from(2);
     }
+    let mut total = 0;
+    engine.divide(
+        depth,
+        &std::sync::atomic::AtomicBool::new(false),
+        &mut |m, n| {
+            println!("{m}: {n}");
+            total += n;
+        },
+    );
     println!("Nodes searched: {total}");
     eprintln!("{:.3}s", t.elapsed().as_secs_f64());
     ExitCode::SUCCESS

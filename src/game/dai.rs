@@ -14,12 +14,13 @@
 //! - History tables group the 55 kinds into eight value classes per side, so that the
 //!   continuation table (piece-to by piece-to) stays near 26 MB.
 
-use super::{EvalStack, Game, GameMove, MoveList};
+use super::{EvalStack, Game, GameMove, MoveList, RuleOptions, Variant};
 use crate::dai::{GenType, Move, Piece, Position, RepetitionRule, Square, value};
 use crate::eval::dai::{DaiEvalStack, DaiWeights};
 use crate::shogi::{Color, MAX_MOVES, Repetition};
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 impl GameMove for Move {
     const NONE: Move = Move::NONE;
@@ -237,5 +238,80 @@ impl EvalStack<Position> for DaiEvalStack {
     #[inline]
     fn evaluate(&self, _ply: usize, pos: &Position) -> i32 {
         self.weights().evaluate(pos)
+    }
+}
+
+impl Variant for Position {
+    const NAME: &'static str = "daishogi";
+    const BENCH: &'static [(&'static str, &'static str)] = &crate::bench::DAI_POSITIONS;
+
+    fn startpos() -> Position {
+        Position::startpos()
+    }
+    fn from_sfen(sfen: &str) -> Result<Position, String> {
+        Position::from_sfen(sfen).map_err(|e| e.to_string())
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        Position::parse_move(self, text)
+    }
+    /// The board as the SFEN's ranks, one per line, with the side to move and the move number,
+    /// then the whole SFEN.
+    fn diagram(&self) -> String {
+        let sfen = self.to_sfen();
+        let mut words = sfen.split(' ');
+        let board = words.next().unwrap_or_default();
+        let mut text: String = board.split('/').map(|rank| format!("{rank}\n")).collect();
+        text.push_str(&format!(
+            "side to move: {}, move {}\n",
+            if self.side_to_move() == Color::Black {
+                "black"
+            } else {
+                "white"
+            },
+            self.game_ply()
+        ));
+        text.push_str(&format!("sfen {sfen}\n"));
+        text
+    }
+    /// All of them, however many; none for a side without royals, which has lost.
+    fn all_legal_moves(&self) -> Vec<Move> {
+        if self.royals(self.side_to_move()) == 0 {
+            return Vec::new();
+        }
+        Position::legal_moves(self)
+    }
+    fn apply_rule_options(&mut self, rules: &RuleOptions) {
+        self.set_rules(crate::dai::Rules {
+            declined_pawn: rules.dai_declined_pawn,
+            ..self.rules()
+        });
+    }
+    fn default_evaluator() -> Arc<DaiWeights> {
+        crate::eval::dai::embedded()
+    }
+
+    /// Counts as the perft tables do, with no repetition rule and no end at a captured royal
+    /// (`dai::perft`); `stop` is checked between root moves.
+    fn divide(&mut self, depth: u32, stop: &AtomicBool, each: &mut dyn FnMut(Move, u64)) -> bool {
+        let rules = self.rules();
+        self.set_rules(crate::dai::Rules {
+            repetition: RepetitionRule::Off,
+            ..rules
+        });
+        let mut finished = true;
+        if depth > 0 {
+            for m in Position::legal_moves(self) {
+                if stop.load(Ordering::Relaxed) {
+                    finished = false;
+                    break;
+                }
+                self.do_move(m);
+                let count = crate::dai::perft(self, depth - 1);
+                self.undo_move();
+                each(m, count);
+            }
+        }
+        self.set_rules(rules);
+        finished
     }
 }

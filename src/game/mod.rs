@@ -1,7 +1,7 @@
 //! The interface between the search and a game: what the search asks of a position (keys,
 //! moves, make/unmake, draw and win rules, exchange values) and of its evaluation.
 //!
-//! Each game (standard shogi, yari shogi) implements [`Game`] on its position type, and the
+//! Each game (standard, yari and dai shogi) implements [`Game`] on its position type, and the
 //! search is generic over it, so every game gets the same alpha-beta, move ordering, hash table
 //! and time management, and each is compiled on its own: standard shogi pays nothing for the
 //! others.
@@ -12,6 +12,10 @@
 //!
 //! History tables are indexed by numbers the game gives ([`Game::butterfly_index`],
 //! [`Game::piece_to`]), so each game sizes them for its board.
+//!
+//! What the engine needs of a game beyond the search (its name, positions and moves from text,
+//! its evaluation, the services only some games have) is the [`Variant`] trait, which each game
+//! implements beside `Game`.
 
 use arrayvec::ArrayVec;
 use std::fmt;
@@ -140,4 +144,4 @@ mod yari;
 #[cfg(test)]
 mod search_tests;
 
-pub use variant::{GamePosition, Variant, VariantMove};
+pub use variant::{Explanation, MateAnswer, RuleOptions, Variant};

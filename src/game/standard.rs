@@ -1,12 +1,15 @@
 //! Standard shogi behind the game interface: every method forwards to the rules core and the
 //! evaluation, and is inlined into the search.
 
-use super::{EvalStack, Game, GameMove, MoveList};
+use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MoveList, Variant};
 use crate::eval::{self, Evaluator};
+use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::shogi::see::{see_ge, value};
 use crate::shogi::{
     Color, EnteringKingRule, Move, PieceType, Position, Repetition, legal_moves, mate1, movegen,
 };
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 impl Game for Position {
     type Move = Move;
@@ -219,4 +222,63 @@ pub(super) fn butterfly_index_9x9(m: Move) -> usize {
         m.from().index()
     };
     from * 81 + m.to().index()
+}
+
+impl Variant for Position {
+    const NAME: &'static str = "shogi";
+    const BENCH: &'static [(&'static str, &'static str)] = &crate::bench::POSITIONS;
+
+    fn startpos() -> Position {
+        Position::startpos()
+    }
+    fn from_sfen(sfen: &str) -> Result<Position, String> {
+        Position::from_sfen(sfen).map_err(|e| e.to_string())
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        Position::parse_move(self, text).map_err(|e| e.to_string())
+    }
+    fn diagram(&self) -> String {
+        Position::diagram(self)
+    }
+
+    fn default_evaluator() -> Evaluator {
+        Evaluator::default()
+    }
+    fn load_evaluator(path: &str) -> Option<Result<(Evaluator, &'static str), String>> {
+        Some(Evaluator::load(path).map(|e| {
+            let name = e.name();
+            (e, name)
+        }))
+    }
+    fn explain(&self, evaluator: &Evaluator) -> Option<Explanation> {
+        Some(Explanation {
+            parts: evaluator.explain(self),
+            value: evaluator.evaluate(self),
+            evaluator: evaluator.name(),
+        })
+    }
+    fn solve_mate(
+        &mut self,
+        hash_mb: usize,
+        deadline: Option<Instant>,
+        stop: &AtomicBool,
+        progress: &mut dyn FnMut(MateProgress),
+    ) -> Option<MateAnswer> {
+        let limits = MateLimits {
+            deadline,
+            max_nodes: None,
+        };
+        Some(
+            match MateSolver::new(hash_mb).solve(self, limits, stop, progress) {
+                MateResult::Mate(moves) => {
+                    MateAnswer::Mate(moves.iter().map(ToString::to_string).collect())
+                }
+                MateResult::NoMate => MateAnswer::NoMate,
+                MateResult::Timeout => MateAnswer::Timeout,
+            },
+        )
+    }
+    fn as_standard(&self) -> Option<&Position> {
+        Some(self)
+    }
 }

@@ -1,224 +1,132 @@
-//! The games kirin plays, as the USI layer switches between them: a `Variant` named by the
-//! `UCI_Variant` option, and a position of whichever game is selected. The USI controller holds
-//! one `GamePosition` and dispatches on it once per command; the search itself is compiled
-//! per game (see [`super::Game`]).
+//! A game as the engine serves it under its `UCI_Variant` name: what the USI layer, `kirin
+//! bench` and `kirin perft` need of a game beyond what the search needs ([`Game`]): positions
+//! from and to text, moves from text, the game's evaluation, and the services only some games
+//! have (an evaluation breakdown, a mate solver, an opening book). Each game implements it
+//! beside its `Game` implementation; one generic engine ([`crate::engine`]) serves them all.
 
-use crate::shogi::{self, Color, EnteringKingRule};
-use crate::{dai, yari};
-use std::fmt;
+use super::Game;
+use crate::dai::DeclinedPawnRule;
+use crate::mate::MateProgress;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Default)]
-pub enum Variant {
-    #[default]
-    Standard,
-    /// Yari shogi (lance shogi), on 7 files.
-    Yari,
-    /// Dai shogi, on 15x15 squares.
-    Dai,
+/// Rule choices made by options, each for the game it belongs to; a game applies its own to a
+/// position before any move is played on it, and ignores the others.
+#[derive(Copy, Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuleOptions {
+    /// Dai shogi: the chances a pawn that declined to promote keeps.
+    pub dai_declined_pawn: DeclinedPawnRule,
 }
 
-impl Variant {
-    pub const ALL: [Variant; 3] = [Variant::Standard, Variant::Yari, Variant::Dai];
+/// The evaluation's terms in a position, for the `eval` command.
+#[derive(Clone, Debug)]
+pub struct Explanation {
+    /// Each term and its value, the total among them.
+    pub parts: Vec<(String, i32)>,
+    /// The evaluation from the side to move's point of view.
+    pub value: i32,
+    /// Which evaluation gave it.
+    pub evaluator: &'static str,
+}
 
+/// The mate solver's answer, moves as text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MateAnswer {
+    Mate(Vec<String>),
+    NoMate,
+    Timeout,
+}
+
+pub trait Variant: Game {
     /// The name in `UCI_Variant`, as Fairy-Stockfish and its GUIs spell it.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Variant::Standard => "shogi",
-            Variant::Yari => "yarishogi",
-            Variant::Dai => "daishogi",
-        }
-    }
+    const NAME: &'static str;
+    /// `kirin bench`'s positions: a name and an SFEN each.
+    const BENCH: &'static [(&'static str, &'static str)];
 
-    pub fn from_name(name: &str) -> Option<Variant> {
-        Variant::ALL
-            .into_iter()
-            .find(|v| v.name().eq_ignore_ascii_case(name))
-    }
-
-    /// Names as a USI combo option lists them.
-    pub const NAMES: [&'static str; 3] = [
-        Variant::Standard.name(),
-        Variant::Yari.name(),
-        Variant::Dai.name(),
-    ];
-}
-
-/// A move of whichever game is selected: standard and yari shogi share the 9x9 board's move.
-#[derive(Copy, Clone, Debug, PartialEq, Eq)]
-pub enum VariantMove {
-    Shogi(shogi::Move),
-    Dai(dai::Move),
-}
-
-impl VariantMove {
-    pub fn shogi(self) -> Option<shogi::Move> {
-        match self {
-            VariantMove::Shogi(m) => Some(m),
-            VariantMove::Dai(_) => None,
-        }
-    }
-
-    pub fn dai(self) -> Option<dai::Move> {
-        match self {
-            VariantMove::Dai(m) => Some(m),
-            VariantMove::Shogi(_) => None,
-        }
-    }
-}
-
-impl fmt::Display for VariantMove {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            VariantMove::Shogi(m) => m.fmt(f),
-            VariantMove::Dai(m) => m.fmt(f),
-        }
-    }
-}
-
-/// A position of the selected game.
-// The controller holds one and clones it per `go`: the dai board's size costs nothing there.
-#[allow(clippy::large_enum_variant)]
-#[derive(Clone)]
-pub enum GamePosition {
-    Standard(shogi::Position),
-    Yari(yari::Position),
-    Dai(dai::Position),
-}
-
-impl GamePosition {
-    pub fn startpos(variant: Variant) -> GamePosition {
-        match variant {
-            Variant::Standard => GamePosition::Standard(shogi::Position::startpos()),
-            Variant::Yari => GamePosition::Yari(yari::Position::startpos()),
-            Variant::Dai => GamePosition::Dai(dai::Position::startpos()),
-        }
-    }
-
-    /// An SFEN of `variant`; the error is one line.
-    pub fn from_sfen(variant: Variant, sfen: &str) -> Result<GamePosition, String> {
-        match variant {
-            Variant::Standard => shogi::Position::from_sfen(sfen)
-                .map(GamePosition::Standard)
-                .map_err(|e| e.to_string()),
-            Variant::Yari => yari::Position::from_sfen(sfen)
-                .map(GamePosition::Yari)
-                .map_err(|e| e.to_string()),
-            Variant::Dai => dai::Position::from_sfen(sfen)
-                .map(GamePosition::Dai)
-                .map_err(|e| e.to_string()),
-        }
-    }
-
-    pub fn variant(&self) -> Variant {
-        match self {
-            GamePosition::Standard(_) => Variant::Standard,
-            GamePosition::Yari(_) => Variant::Yari,
-            GamePosition::Dai(_) => Variant::Dai,
-        }
-    }
-
-    /// The standard-shogi position, for what only standard shogi has (book, mate solver,
-    /// the evaluation's `eval` breakdown).
-    pub fn as_standard(&self) -> Option<&shogi::Position> {
-        match self {
-            GamePosition::Standard(p) => Some(p),
-            GamePosition::Yari(_) | GamePosition::Dai(_) => None,
-        }
-    }
-
+    fn startpos() -> Self;
+    /// A position from an SFEN; the error is one line.
+    fn from_sfen(sfen: &str) -> Result<Self, String>;
     /// A legal move from USI text; the error is one line.
-    pub fn parse_move(&self, text: &str) -> Result<VariantMove, String> {
-        match self {
-            GamePosition::Standard(p) => p
-                .parse_move(text)
-                .map(VariantMove::Shogi)
-                .map_err(|e| e.to_string()),
-            GamePosition::Yari(p) => p.parse_move(text).map(VariantMove::Shogi),
-            GamePosition::Dai(p) => p.parse_move(text).map(VariantMove::Dai),
-        }
+    fn parse_move(&self, text: &str) -> Result<Self::Move, String>;
+    /// Board diagram for the `d` command.
+    fn diagram(&self) -> String;
+    /// Every legal move, in the rules core's order (the first is the fallback move when a
+    /// search fails). Search lists may be capped (see [`super::MoveList`]); this one is not.
+    fn all_legal_moves(&self) -> Vec<Self::Move> {
+        self.legal_moves().to_vec()
     }
+    /// Applies the rule options that belong to this game.
+    fn apply_rule_options(&mut self, _rules: &RuleOptions) {}
 
-    /// Plays `m`, a legal move of this game (from `parse_move` or `legal_moves`); a move of
-    /// another game is ignored.
-    pub fn do_move(&mut self, m: VariantMove) {
-        match (self, m) {
-            (GamePosition::Standard(p), VariantMove::Shogi(m)) => p.do_move(m),
-            (GamePosition::Yari(p), VariantMove::Shogi(m)) => p.do_move(m),
-            (GamePosition::Dai(p), VariantMove::Dai(m)) => p.do_move(m),
-            (pos, m) => log::error!("{m} is not a {} move", pos.variant().name()),
-        }
+    /// The evaluation the game plays with unless an evaluation file replaces it.
+    fn default_evaluator() -> Self::Evaluator;
+    /// An evaluation from a file (the `EvalFile` option, `kirin bench --eval`) and its name;
+    /// `None` for a game whose evaluation is not read from files.
+    fn load_evaluator(_path: &str) -> Option<Result<(Self::Evaluator, &'static str), String>> {
+        None
     }
-
-    pub fn side_to_move(&self) -> Color {
-        match self {
-            GamePosition::Standard(p) => p.side_to_move(),
-            GamePosition::Yari(p) => p.side_to_move(),
-            GamePosition::Dai(p) => p.side_to_move(),
-        }
+    /// The evaluation's terms here; `None` for a game without a breakdown.
+    fn explain(&self, _evaluator: &Self::Evaluator) -> Option<Explanation> {
+        None
     }
-
-    pub fn legal_moves(&self) -> Vec<VariantMove> {
-        match self {
-            GamePosition::Standard(p) => shogi::legal_moves(p)
-                .into_iter()
-                .map(VariantMove::Shogi)
-                .collect(),
-            GamePosition::Yari(p) => p
-                .legal_moves()
-                .into_iter()
-                .map(VariantMove::Shogi)
-                .collect(),
-            GamePosition::Dai(p) => {
-                // A side without royals has lost: no move is left to it.
-                if p.royals(p.side_to_move()) == 0 {
-                    return Vec::new();
-                }
-                p.legal_moves().into_iter().map(VariantMove::Dai).collect()
+    /// Solves for a mate of the side to move (`go mate`); `None` for a game without a solver.
+    fn solve_mate(
+        &mut self,
+        _hash_mb: usize,
+        _deadline: Option<Instant>,
+        _stop: &AtomicBool,
+        _progress: &mut dyn FnMut(MateProgress),
+    ) -> Option<MateAnswer> {
+        None
+    }
+    /// The position as standard shogi's, for the opening book; `None` in any other game.
+    fn as_standard(&self) -> Option<&crate::shogi::Position> {
+        None
+    }
+    /// Perft by root move: calls `each` with every root move and the number of leaves `depth`
+    /// plies deep below it, in order. Returns false, with the position unchanged, when `stop` was
+    /// seen before the end.
+    fn divide(
+        &mut self,
+        depth: u32,
+        stop: &AtomicBool,
+        each: &mut dyn FnMut(Self::Move, u64),
+    ) -> bool {
+        if depth == 0 {
+            return true;
+        }
+        for m in self.legal_moves() {
+            self.do_move(m);
+            let count = count_leaves(self, depth - 1, stop);
+            self.undo_move();
+            match count {
+                Some(count) => each(m, count),
+                None => return false,
             }
         }
-    }
-
-    pub fn can_declare_win(&self, rule: EnteringKingRule) -> bool {
-        match self {
-            GamePosition::Standard(p) => p.can_declare_win(rule),
-            GamePosition::Yari(_) | GamePosition::Dai(_) => false,
-        }
-    }
-
-    pub fn to_sfen(&self) -> String {
-        match self {
-            GamePosition::Standard(p) => p.to_sfen(),
-            GamePosition::Yari(p) => p.to_sfen(),
-            GamePosition::Dai(p) => p.to_sfen(),
-        }
-    }
-
-    /// Board diagram for the `d` command.
-    pub fn diagram(&self) -> String {
-        match self {
-            GamePosition::Standard(p) => p.diagram(),
-            GamePosition::Yari(p) => p.diagram(),
-            GamePosition::Dai(p) => dai_diagram(p),
-        }
+        true
     }
 }
 
-/// The dai board as the SFEN's ranks, one per line, with the side to move and the move number,
-/// then the whole SFEN.
-fn dai_diagram(p: &dai::Position) -> String {
-    let sfen = p.to_sfen();
-    let mut words = sfen.split(' ');
-    let board = words.next().unwrap_or_default();
-    let mut text: String = board.split('/').map(|rank| format!("{rank}\n")).collect();
-    text.push_str(&format!(
-        "side to move: {}, move {}\n",
-        if p.side_to_move() == Color::Black {
-            "black"
-        } else {
-            "white"
-        },
-        p.game_ply()
-    ));
-    text.push_str(&format!("sfen {sfen}\n"));
-    text
+/// The leaves `depth` plies below `pos`, giving up (`None`) once `stop` is set: checked at every
+/// node, so even a deep count ends promptly when asked.
+fn count_leaves<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
+    if stop.load(Ordering::Relaxed) {
+        return None;
+    }
+    if depth == 0 {
+        return Some(1);
+    }
+    let moves = pos.legal_moves();
+    if depth == 1 {
+        return Some(moves.len() as u64);
+    }
+    let mut nodes = 0;
+    for m in moves {
+        pos.do_move(m);
+        let count = count_leaves(pos, depth - 1, stop);
+        pos.undo_move();
+        nodes += count?;
+    }
+    Some(nodes)
 }

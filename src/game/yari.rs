@@ -9,7 +9,7 @@
 //! trait's defaults stand for all three.
 
 use super::standard::{BUTTERFLY_9X9, butterfly_index_9x9};
-use super::{EvalStack, Game, MoveList};
+use super::{EvalStack, Game, MoveList, Variant};
 use crate::eval::yari::{YariEvalStack, YariWeights};
 use crate::shogi::{Color, Move, Repetition};
 use crate::yari::{PieceType, Position, in_zone, value};
@@ -172,5 +172,26 @@ impl EvalStack<Position> for YariEvalStack {
     #[inline]
     fn evaluate(&self, _ply: usize, pos: &Position) -> i32 {
         YariEvalStack::evaluate(self, pos)
+    }
+}
+
+impl Variant for Position {
+    const NAME: &'static str = "yarishogi";
+    const BENCH: &'static [(&'static str, &'static str)] = &crate::bench::YARI_POSITIONS;
+
+    fn startpos() -> Position {
+        Position::startpos()
+    }
+    fn from_sfen(sfen: &str) -> Result<Position, String> {
+        Position::from_sfen(sfen).map_err(|e| e.to_string())
+    }
+    fn parse_move(&self, text: &str) -> Result<Move, String> {
+        Position::parse_move(self, text)
+    }
+    fn diagram(&self) -> String {
+        Position::diagram(self)
+    }
+    fn default_evaluator() -> Arc<YariWeights> {
+        YariWeights::embedded()
     }
 }

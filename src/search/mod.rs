@@ -110,17 +110,14 @@ impl<M> Default for Limits<M> {
 impl<M> Limits<M> {
     /// The same limits with the root moves turned into another move type; a move `f` cannot
     /// convert is left out.
-    pub fn map_moves<N>(&self, f: impl FnMut(M) -> Option<N>) -> Limits<N>
-    where
-        M: Copy,
-    {
+    pub fn map_moves<N>(&self, f: impl FnMut(&M) -> Option<N>) -> Limits<N> {
         Limits {
             clock: self.clock,
             depth: self.depth,
             nodes: self.nodes,
             infinite: self.infinite,
             ponder: self.ponder,
-            searchmoves: self.searchmoves.iter().copied().filter_map(f).collect(),
+            searchmoves: self.searchmoves.iter().filter_map(f).collect(),
             start: self.start,
         }
     }
@@ -171,6 +168,42 @@ pub enum Report<M> {
         hashfull: u32,
     },
     Text(String),
+}
+
+impl<M> Report<M> {
+    /// The same report with its moves turned into another move type.
+    pub fn map_moves<N>(self, f: impl Fn(M) -> N) -> Report<N> {
+        match self {
+            Report::Pv(info) => Report::Pv(PvInfo {
+                depth: info.depth,
+                seldepth: info.seldepth,
+                multipv: info.multipv,
+                score: info.score,
+                bound: info.bound,
+                nodes: info.nodes,
+                nps: info.nps,
+                time_ms: info.time_ms,
+                hashfull: info.hashfull,
+                pv: info.pv.into_iter().map(f).collect(),
+            }),
+            Report::Progress {
+                depth,
+                currmove,
+                nodes,
+                nps,
+                time_ms,
+                hashfull,
+            } => Report::Progress {
+                depth,
+                currmove: currmove.map(f),
+                nodes,
+                nps,
+                time_ms,
+                hashfull,
+            },
+            Report::Text(text) => Report::Text(text),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -1,6 +1,7 @@
 //! The USI engine loop. A reader thread owns stdin and forwards parsed commands; the
-//! controller below owns the position, the options and the searcher, and hands each `go` to
-//! a worker thread, so `stop`, `ponderhit`, `isready`, `gameover` and `quit` are answered
+//! controller below owns the options and the selected game's engine ([`crate::engine`]: the
+//! position, the evaluation and the searcher), and hands each `go`, with a copy of that engine,
+//! to a worker thread (see `jobs`), so `stop`, `ponderhit`, `isready`, `gameover` and `quit` are answered
 //! while a search runs.
 //!
 //! Invariants the GUI relies on:
@@ -22,32 +23,29 @@
 
 mod book;
 mod io;
+mod jobs;
 pub mod options;
 mod worker;
 
 use std::collections::VecDeque;
 use std::io::{BufRead, Write};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
 use self::io::{Input, Out, read_commands};
+use self::jobs::{Job, JobKind, Running};
 use self::options::Options;
-use self::worker::{Finished, MAX_PERFT_DEPTH, Task, WorkerMessage};
-use crate::eval::Evaluator;
-use crate::game::{GamePosition, Variant, VariantMove};
+use self::worker::{MAX_PERFT_DEPTH, WorkerMessage};
+use crate::engine::{GameEngine, PositionError, VARIANTS, engine_for};
+use crate::game::Color;
+use crate::search::Limits;
 use crate::search::time::Clock;
-use crate::search::{Limits, Outcome, SearchControl, SearchOptions, Searcher};
-use crate::shogi::{Color, EnteringKingRule};
-use crate::usi::{
-    BestMove, CheckmateAnswer, ClockTimes, Command, GoParams, MateLimit, PositionStart, Response,
-};
+use crate::usi::{CheckmateAnswer, ClockTimes, Command, GoParams, PositionStart, Response};
 
 /// How often signals are repeated while a task has not yet acknowledged them; see
-/// [`Engine::tick`].
+/// [`Controller::tick`].
 const TICK: Duration = Duration::from_millis(2);
 /// What the error line of a rejected `position` adds.
 const POSITION_REJECTED: &str = "`go` answers `bestmove resign` until a valid `position`";
@@ -73,23 +71,20 @@ pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) 
         log::error!("cannot start the input thread: {e}");
         return;
     }
-    Engine::new(out).serve(&commands);
+    Controller::new(out).serve(&commands);
 }
 
-struct Engine {
+struct Controller {
     out: Out,
     options: Options,
-    /// `None` until the first `position`.
-    position: Option<GamePosition>,
+    /// The engine of the selected game, which holds the position, the evaluation (the
+    /// embedded one unless `EvalFile` names another, loaded at `isready`) and the searcher
+    /// (made at the first `isready` or `go`, lent to each search task).
+    game: Box<dyn GameEngine>,
+    /// Whether a `position` was taken in this game; before that the start position stands.
+    position_set: bool,
     /// Set by a rejected `position`, cleared by a valid one: the GUI's position is unknown.
     position_rejected: bool,
-    /// `None` before the first `isready` or `go` (the table is allocated then, not at
-    /// start-up, so `usi` is answered at once) and while a search task holds it.
-    searcher: Option<Searcher>,
-    /// The evaluation searches use: the embedded network unless `EvalFile` names another.
-    evaluator: Evaluator,
-    /// The `EvalFile` value `evaluator` was made from (loaded at `isready` when it changes).
-    eval_file_loaded: String,
     /// `setoption` and `usinewgame` that arrived while a task ran; applied when it ends.
     deferred_options: Vec<(String, Option<String>)>,
     deferred_new_game: bool,
@@ -102,129 +97,22 @@ struct Engine {
     book: book::BookSlot,
 }
 
-/// A `go` as understood when it arrived: position, limits and options are fixed then.
-struct Job {
-    id: u64,
-    pos: GamePosition,
-    kind: JobKind,
-    /// Whether it would never end on its own; see [`JobKind::open_ended`].
-    open_ended: bool,
-    open_ended_after_ponderhit: bool,
-    stop: bool,
-    ponderhit: Option<Option<Clock>>,
-}
-
-enum JobKind {
-    Search {
-        limits: Limits<VariantMove>,
-        opts: Box<SearchOptions>,
-        hash_mb: usize,
-    },
-    Mate {
-        limit: MateLimit,
-        hash_mb: usize,
-    },
-    Perft {
-        depth: u32,
-    },
-    /// A `go` after a rejected `position`: answered without a search, after `stop` or
-    /// `ponderhit` when it is a ponder or infinite one.
-    Refused {
-        wait: bool,
-        mate: bool,
-    },
-}
-
-impl JobKind {
-    /// Whether the task would run until told to stop: `go infinite`, `go ponder`,
-    /// `go mate infinite`, or a search without any limit from the `go` or the options.
-    fn open_ended(&self) -> bool {
-        match self {
-            JobKind::Search { limits, .. } if limits.ponder => true,
-            _ => self.open_ended_after_ponderhit(),
-        }
-    }
-
-    /// Whether it is still open-ended once `ponderhit` has come (without new times).
-    fn open_ended_after_ponderhit(&self) -> bool {
-        match self {
-            JobKind::Search { limits, opts, .. } => {
-                limits.infinite
-                    || (limits.clock.is_none()
-                        && limits.depth.is_none()
-                        && limits.nodes.is_none()
-                        && opts.depth_limit == 0
-                        && opts.nodes_limit == 0)
-            }
-            JobKind::Mate { limit, .. } => *limit == MateLimit::Infinite,
-            JobKind::Perft { .. } => false,
-            JobKind::Refused { wait, .. } => *wait,
-        }
-    }
-}
-
-/// What the controller keeps of the task on the worker thread.
-struct Running {
-    id: u64,
-    open_ended: bool,
-    open_ended_after_ponderhit: bool,
-    perft: bool,
-    /// The searched position, to check the answer against before it is sent.
-    pos: GamePosition,
-    control: Control,
-    rule: EnteringKingRule,
-    movetime: Option<u64>,
-    /// Set by `stop`/`gameover`/`quit`: repeated until the task ends, a cheap guard that
-    /// costs nothing when the first one was heard.
-    stop: bool,
-    /// The last `ponderhit`.
-    ponderhit: Option<Option<Clock>>,
-    /// When the worker said it was starting.
-    started: Option<Instant>,
-}
-
-enum Control {
-    Search(Arc<SearchControl>),
-    /// Mate searches and perft stop on a flag of their own.
-    Flag(Arc<AtomicBool>),
-    /// A refused `go` waits for either `stop` or `ponderhit`.
-    Release(Arc<AtomicBool>),
-}
-
-impl Control {
-    fn stop(&self) {
-        match self {
-            Control::Search(control) => control.stop(),
-            Control::Flag(flag) | Control::Release(flag) => flag.store(true, Ordering::SeqCst),
-        }
-    }
-
-    fn ponderhit(&self, clock: Option<Clock>) {
-        match self {
-            Control::Search(control) => control.ponderhit(clock),
-            Control::Release(flag) => flag.store(true, Ordering::SeqCst),
-            Control::Flag(_) => {}
-        }
-    }
-}
-
 #[derive(PartialEq, Eq)]
 enum Flow {
     Continue,
     Quit,
 }
 
-impl Engine {
-    fn new(out: Out) -> Engine {
+impl Controller {
+    fn new(out: Out) -> Controller {
         let (worker_tx, worker_rx) = unbounded();
-        Engine {
+        let options = Options::default();
+        Controller {
             out,
-            options: Options::default(),
-            position: None,
+            game: new_game_engine(options.variant),
+            options,
+            position_set: false,
             position_rejected: false,
-            searcher: None,
-            evaluator: Evaluator::default(),
-            eval_file_loaded: String::new(),
             deferred_options: Vec::new(),
             deferred_new_game: false,
             running: None,
@@ -309,27 +197,25 @@ impl Engine {
             Command::GameOver(_) => self.stop_all(),
             Command::Quit => return Flow::Quit,
             Command::Eval => {
-                let pos = self.position_or_start();
-                let Some(pos) = pos.as_standard() else {
+                let Some(explained) = self.game.explain() else {
                     self.out.error(format!(
                         "eval: the evaluation breakdown is for standard shogi, not {}",
-                        pos.variant().name()
+                        self.game.name()
                     ));
                     return Flow::Continue;
                 };
-                for (part, value) in self.evaluator.explain(pos) {
+                for (part, value) in explained.parts {
                     if part != "total" {
                         self.out.info_string(format!("eval {part} {value}"));
                     }
                 }
-                let cp = self.evaluator.evaluate(pos);
                 self.out.info_string(format!(
-                    "eval {cp} (side to move, {})",
-                    self.evaluator.name()
+                    "eval {} (side to move, {})",
+                    explained.value, explained.evaluator
                 ));
             }
             Command::Display => {
-                for line in self.position_or_start().diagram().lines() {
+                for line in self.game.diagram().lines() {
                     self.out.info_string(line);
                 }
             }
@@ -370,49 +256,27 @@ impl Engine {
     /// The heavy part of start-up: the hash table, the evaluation and the opening book.
     fn prepare(&mut self) {
         self.load_eval_file();
-        self.ensure_searcher(self.options.hash_mb);
+        self.game.ensure_searcher(self.options.hash_mb);
         self.book.ensure(&self.options, &self.out);
     }
 
     /// Loads the file `EvalFile` names, when it changed. A file that cannot be used gets one
     /// error line and the default evaluation plays.
     fn load_eval_file(&mut self) {
-        let name = self.options.eval_file.clone();
-        if name == self.eval_file_loaded {
-            return;
-        }
-        self.eval_file_loaded = name.clone();
-        self.evaluator = if name.is_empty() {
-            Evaluator::default()
-        } else {
-            let path = self.options.eval_path();
-            match Evaluator::load(&path) {
-                Ok(e) => {
-                    self.out
-                        .info_string(format!("EvalFile: {path} loaded ({})", e.name()));
-                    e
-                }
-                Err(e) => {
-                    self.out.error(format!(
-                        "EvalFile: {e}; playing with the default evaluation"
-                    ));
-                    Evaluator::default()
-                }
-            }
-        };
-    }
-
-    fn ensure_searcher(&mut self, hash_mb: usize) {
-        match &mut self.searcher {
-            Some(searcher) => searcher.set_hash_size(hash_mb),
-            None => self.searcher = Some(Searcher::new(hash_mb)),
+        let path = self.options.eval_path();
+        match self.game.load_eval_file(&self.options.eval_file, &path) {
+            Some(Ok(name)) => self
+                .out
+                .info_string(format!("EvalFile: {path} loaded ({name})")),
+            Some(Err(e)) => self.out.error(format!(
+                "EvalFile: {e}; playing with the default evaluation"
+            )),
+            None => {}
         }
     }
 
     fn new_game(&mut self) {
-        if let Some(searcher) = &mut self.searcher {
-            searcher.new_game();
-        }
+        self.game.new_game();
     }
 
     fn set_option(&mut self, name: &str, value: Option<&str>) {
@@ -434,15 +298,21 @@ impl Engine {
                 for note in notes {
                     self.out.info_string(note);
                 }
-                // Another game: the old position belongs to the old one.
+                // Another game: the old position belongs to the old one. The searcher serves
+                // any game and moves over (a running search hands it back to the new one).
                 if self.options.variant != before.variant {
-                    self.position = None;
+                    let mut game = new_game_engine(self.options.variant);
+                    if let Some(searcher) = self.game.take_searcher() {
+                        game.give_searcher(searcher);
+                    }
+                    self.game = game;
+                    self.position_set = false;
                     self.position_rejected = false;
-                    if self.options.variant != Variant::Standard {
+                    if self.options.variant != VARIANTS[0] {
                         self.out.info_string(format!(
                             "{}: the opening book, EvalFile, EnteringKingRule, `go mate` and the \
                              eval breakdown belong to standard shogi and are not used",
-                            self.options.variant.name()
+                            self.options.variant
                         ));
                     }
                 }
@@ -452,76 +322,59 @@ impl Engine {
         }
     }
 
-    fn position_or_start(&self) -> GamePosition {
-        self.position.clone().unwrap_or_else(|| self.startpos())
-    }
-
-    /// The current game's start position under the rule options.
-    fn startpos(&self) -> GamePosition {
-        let mut pos = GamePosition::startpos(self.options.variant);
-        self.apply_rules(&mut pos);
-        pos
-    }
-
-    /// The rule options that belong to the position's game (dai shogi's declined-pawn rule),
-    /// set before any move is played on it.
-    fn apply_rules(&self, pos: &mut GamePosition) {
-        if let GamePosition::Dai(p) = pos {
-            p.set_rules(crate::dai::Rules {
-                declined_pawn: self.options.dai_declined_pawn,
-                ..p.rules()
-            });
-        }
-    }
-
-    /// Builds the new position aside. A bad SFEN or move keeps the old one for `d` and
-    /// `eval`, but marks it as not the GUI's: `go` then refuses to search it.
+    /// Takes the GUI's position. A bad SFEN or move keeps the old one for `d` and `eval`, but
+    /// marks it as not the GUI's: `go` then refuses to search it.
     fn set_position(&mut self, start: PositionStart, moves: &[String]) {
-        let variant = self.options.variant;
-        let mut pos = match &start {
-            PositionStart::StartPos => GamePosition::startpos(variant),
-            PositionStart::Sfen(sfen) => match GamePosition::from_sfen(variant, sfen) {
-                Ok(pos) => pos,
-                Err(e) => {
-                    self.out
-                        .error(format!("bad sfen `{sfen}`: {e}; {POSITION_REJECTED}"));
-                    self.position_rejected = true;
-                    return;
-                }
-            },
+        let sfen = match &start {
+            PositionStart::StartPos => None,
+            PositionStart::Sfen(sfen) => Some(sfen.as_str()),
         };
-        self.apply_rules(&mut pos);
-        for (i, text) in moves.iter().enumerate() {
-            match pos.parse_move(text) {
-                Ok(m) => pos.do_move(m),
-                Err(e) => {
-                    self.out.error(format!(
-                        "move {} of {} in `position`: {e}; {POSITION_REJECTED}",
-                        i + 1,
+        match self
+            .game
+            .set_position(sfen, moves, &self.options.rule_options())
+        {
+            Ok(()) => {
+                self.position_set = true;
+                self.position_rejected = false;
+            }
+            Err(e) => {
+                self.out.error(match e {
+                    PositionError::Sfen(e) => format!(
+                        "bad sfen `{}`: {e}; {POSITION_REJECTED}",
+                        sfen.unwrap_or_default()
+                    ),
+                    PositionError::Move { index, error } => format!(
+                        "move {} of {} in `position`: {error}; {POSITION_REJECTED}",
+                        index + 1,
                         moves.len()
-                    ));
-                    self.position_rejected = true;
-                    return;
-                }
+                    ),
+                });
+                self.position_rejected = true;
             }
         }
-        self.position = Some(pos);
-        self.position_rejected = false;
+    }
+
+    /// The position a `go` works on: the GUI's, or the start position under the rule options
+    /// when none was taken.
+    fn go_position(&mut self) -> Box<dyn GameEngine> {
+        if !self.position_set {
+            let rules = self.options.rule_options();
+            if let Err(e) = self.game.set_position(None, &[], &rules) {
+                log::error!("the start position was refused: {e:?}");
+            }
+        }
+        self.game.fork()
     }
 
     fn go(&mut self, go: GoParams) {
         // The GUI's clock runs from the moment it sent `go`; this is the closest we know.
         let received = std::time::Instant::now();
-        let pos = match &self.position {
-            Some(pos) => pos.clone(),
-            None if self.position_rejected => self.startpos(),
-            None => {
-                // Answering keeps a GUI that forgot `position` from waiting forever.
-                self.out
-                    .error("go before any position: searching the start position");
-                self.startpos()
-            }
-        };
+        if !self.position_set && !self.position_rejected {
+            // Answering keeps a GUI that forgot `position` from waiting forever.
+            self.out
+                .error("go before any position: searching the start position");
+        }
+        let pos = self.go_position();
         let kind = if self.position_rejected {
             if go.perft.is_some() {
                 self.out
@@ -552,7 +405,7 @@ impl Engine {
             if pos.as_standard().is_none() {
                 self.out.error(format!(
                     "go mate: the mate solver is for standard shogi, not {}",
-                    pos.variant().name()
+                    pos.name()
                 ));
                 self.out
                     .send(&Response::Checkmate(CheckmateAnswer::NotImplemented));
@@ -569,7 +422,7 @@ impl Engine {
                 nodes: go.nodes,
                 infinite: go.infinite,
                 ponder: go.ponder,
-                searchmoves: self.searchmoves(&pos, &go.searchmoves),
+                searchmoves: self.searchmoves(&*pos, &go.searchmoves),
                 start: Some(received),
             };
             JobKind::Search {
@@ -624,7 +477,7 @@ impl Engine {
 
     /// The root moves to search, or all (empty) when any given one is not legal here: a
     /// list that does not fit the position was meant for another one.
-    fn searchmoves(&self, pos: &GamePosition, texts: &[String]) -> Vec<VariantMove> {
+    fn searchmoves(&self, pos: &dyn GameEngine, texts: &[String]) -> Vec<String> {
         let mut moves = Vec::new();
         let mut bad = Vec::new();
         for text in texts {
@@ -711,208 +564,6 @@ impl Engine {
             }
         }
     }
-
-    fn start_next(&mut self) {
-        while self.running.is_none() {
-            let Some(job) = self.queue.pop_front() else {
-                return;
-            };
-            self.start(job);
-        }
-    }
-
-    fn start(&mut self, job: Job) {
-        let Job {
-            id,
-            pos,
-            mut kind,
-            open_ended,
-            open_ended_after_ponderhit,
-            mut stop,
-            ponderhit,
-        } = job;
-        let was_stopped = stop;
-        // A search `stop` reached while it waited still answers with a real (one-ply) result
-        // rather than whatever a search stopped before its first iteration holds.
-        if stop && let JobKind::Search { limits, .. } = &mut kind {
-            *limits = Limits {
-                depth: Some(1),
-                searchmoves: std::mem::take(&mut limits.searchmoves),
-                start: Some(Instant::now()),
-                ..Limits::default()
-            };
-            stop = false;
-        }
-        let perft = matches!(kind, JobKind::Perft { .. });
-        let flag = Arc::new(AtomicBool::new(stop));
-        let mut running = Running {
-            id,
-            open_ended: open_ended && !was_stopped,
-            open_ended_after_ponderhit: open_ended_after_ponderhit && !was_stopped,
-            perft,
-            pos: pos.clone(),
-            control: Control::Flag(Arc::clone(&flag)),
-            rule: self.options.entering_king_rule,
-            movetime: None,
-            stop,
-            ponderhit,
-            started: None,
-        };
-        let (task, failed) = match kind {
-            JobKind::Search {
-                limits,
-                opts,
-                hash_mb,
-            } => {
-                let mut searcher = match self.searcher.take() {
-                    Some(searcher) => searcher,
-                    None => Searcher::new(hash_mb),
-                };
-                searcher.set_hash_size(hash_mb);
-                // A fresh control block per search, made before the worker starts, so that a
-                // `stop` or `ponderhit` arriving at once is never lost.
-                running.control =
-                    Control::Search(searcher.prepare(limits.ponder || limits.infinite));
-                running.rule = opts.entering_king_rule;
-                running.movetime = limits.clock.as_ref().and_then(|c| c.movetime);
-                let task = Task::Search {
-                    pos,
-                    limits,
-                    opts: *opts,
-                    searcher,
-                    evaluator: self.evaluator.clone(),
-                };
-                let failed = Finished::Search {
-                    searcher: None,
-                    outcome: None,
-                };
-                (task, failed)
-            }
-            JobKind::Mate { limit, hash_mb } => {
-                let task = Task::Mate {
-                    pos,
-                    limit,
-                    hash_mb,
-                    stop: flag,
-                };
-                (task, Finished::Mate(None))
-            }
-            JobKind::Perft { depth } => (
-                Task::Perft {
-                    pos,
-                    depth,
-                    stop: flag,
-                },
-                Finished::Perft,
-            ),
-            JobKind::Refused { wait, mate } => {
-                running.control = Control::Release(Arc::clone(&flag));
-                let task = Task::Refused {
-                    release: (wait && !stop).then_some(flag),
-                    mate,
-                };
-                (task, Finished::Refused { mate })
-            }
-        };
-        if stop {
-            running.control.stop();
-        }
-        // A `ponderhit` that came while this `go` waited in the queue.
-        if let Some(clock) = running.ponderhit {
-            running.control.ponderhit(clock);
-        }
-        self.running = Some(running);
-        if let Err(e) = worker::spawn(id, task, self.out.clone(), self.worker_tx.clone()) {
-            log::error!("cannot start a worker thread: {e}");
-            // The task went down with the thread; answer as if it had failed.
-            self.finish(failed);
-        }
-    }
-
-    /// Sends the answer of the running task, then applies what waited for it and starts
-    /// the next `go`, if one is queued.
-    fn finish(&mut self, finished: Finished) {
-        let Some(running) = self.running.take() else {
-            return;
-        };
-        match finished {
-            Finished::Search { searcher, outcome } => {
-                // After a panic the searcher is gone; the next search builds a new one.
-                self.searcher = searcher;
-                let best = match outcome {
-                    Some(outcome) => {
-                        checked_bestmove(&running.pos, outcome, running.rule, &self.out)
-                    }
-                    None => {
-                        self.out.error("the search failed; playing a fallback move");
-                        fallback_move(&running.pos)
-                    }
-                };
-                self.out.send(&Response::BestMove(best));
-            }
-            Finished::Mate(answer) => {
-                let answer = answer.unwrap_or_else(|| {
-                    self.out.error("the mate search failed");
-                    CheckmateAnswer::Timeout
-                });
-                self.out.send(&Response::Checkmate(answer));
-            }
-            Finished::Perft => {}
-            Finished::Refused { mate: true } => {
-                self.out
-                    .send(&Response::Checkmate(CheckmateAnswer::Timeout));
-            }
-            Finished::Refused { mate: false } => {
-                self.out.send(&Response::BestMove(BestMove::Resign));
-            }
-        }
-        for (name, value) in std::mem::take(&mut self.deferred_options) {
-            self.set_option(&name, value.as_deref());
-        }
-        if std::mem::take(&mut self.deferred_new_game) {
-            self.new_game();
-        }
-        self.start_next();
-    }
-
-    /// `quit` or the end of input: every `go` still gets its one reply, since some clients
-    /// read it on another thread and would wait for it forever, and a piped script's searches
-    /// are what it was run for. Tasks that would never end on their own (and perft, which
-    /// owes no reply) are stopped; the others run to their end, one after the other.
-    fn shutdown(&mut self) {
-        for job in &mut self.queue {
-            if job.open_ended || matches!(job.kind, JobKind::Perft { .. }) {
-                job.stop = true;
-            }
-        }
-        let mut stopped_at = None;
-        while let Some(running) = &mut self.running {
-            if (running.open_ended || running.perft) && !running.stop {
-                running.stop = true;
-            }
-            // A stopped task gets a grace period; past it the process exits anyway.
-            if running.stop {
-                let since = *stopped_at.get_or_insert_with(Instant::now);
-                if since.elapsed() > QUIT_GRACE {
-                    log::warn!("quitting with a task still running");
-                    return;
-                }
-            } else {
-                stopped_at = None;
-            }
-            self.tick();
-            match self.worker_rx.recv_timeout(TICK) {
-                Ok(WorkerMessage::Done(id, finished)) => {
-                    if self.running.as_ref().is_some_and(|r| r.id == id) {
-                        // Starts the next queued task, if any.
-                        self.finish(finished);
-                        stopped_at = None;
-                    }
-                }
-                Ok(WorkerMessage::Started(_)) | Err(_) => {}
-            }
-        }
-    }
 }
 
 /// The side to move's clock from `go`/`ponderhit` times; `None` when nothing limits time.
@@ -942,46 +593,9 @@ fn can_allocate(mb: usize) -> bool {
     Vec::<u8>::new().try_reserve_exact(bytes).is_ok()
 }
 
-/// The search's answer, checked: an illegal move or an unfounded win declaration would
-/// lose the game on the spot, so they are replaced by a legal move and reported.
-fn checked_bestmove(
-    pos: &GamePosition,
-    outcome: Outcome<VariantMove>,
-    rule: EnteringKingRule,
-    out: &Out,
-) -> BestMove {
-    let legal = pos.legal_moves();
-    match outcome {
-        Outcome::Move { best, ponder } if legal.contains(&best) => {
-            let ponder = ponder.filter(|&reply| {
-                let mut after = pos.clone();
-                after.do_move(best);
-                after.legal_moves().contains(&reply)
-            });
-            BestMove::Move {
-                mv: best.to_string(),
-                ponder: ponder.map(|m| m.to_string()),
-            }
-        }
-        Outcome::Win if pos.can_declare_win(rule) => BestMove::Win,
-        Outcome::Resign => BestMove::Resign,
-        other => {
-            out.error(format!(
-                "the search answered {other:?}, which is not allowed here; playing a fallback move"
-            ));
-            fallback_move(pos)
-        }
-    }
-}
-
-fn fallback_move(pos: &GamePosition) -> BestMove {
-    match pos.legal_moves().into_iter().next() {
-        Some(m) => BestMove::Move {
-            mv: m.to_string(),
-            ponder: None,
-        },
-        None => BestMove::Resign,
-    }
+/// The engine of the game `name`, one of [`VARIANTS`] (the options accept no other).
+fn new_game_engine(name: &str) -> Box<dyn GameEngine> {
+    engine_for(name).unwrap_or_else(|| panic!("{name} is not among {VARIANTS:?}"))
 }
 
 #[cfg(test)]
@@ -1014,42 +628,6 @@ mod tests {
         };
         let clock = clock_for(Color::White, &byoyomi_only, None).unwrap();
         assert_eq!((clock.time_left, clock.byoyomi), (0, 1000));
-    }
-
-    #[test]
-    fn answers_are_checked_before_they_are_sent() {
-        let (out, _) = (Out::new(Box::new(std::io::sink())), ());
-        let pos = GamePosition::Standard(crate::shogi::Position::startpos());
-        let m = |text: &str| pos.parse_move(text).unwrap();
-        let rule = EnteringKingRule::Csa27;
-        let fine = Outcome::Move {
-            best: m("7g7f"),
-            ponder: Some(m("2g2f")),
-        };
-        // 2g2f is not a White reply: the ponder move is dropped, the move kept.
-        assert_eq!(
-            checked_bestmove(&pos, fine, rule, &out),
-            BestMove::Move {
-                mv: "7g7f".into(),
-                ponder: None
-            }
-        );
-        let none = Outcome::Move {
-            best: VariantMove::Shogi(crate::shogi::Move::NONE),
-            ponder: None,
-        };
-        assert!(matches!(
-            checked_bestmove(&pos, none, rule, &out),
-            BestMove::Move { .. }
-        ));
-        assert!(matches!(
-            checked_bestmove(&pos, Outcome::Win, rule, &out),
-            BestMove::Move { .. }
-        ));
-        assert_eq!(
-            checked_bestmove(&pos, Outcome::Resign, rule, &out),
-            BestMove::Resign
-        );
     }
 
     #[test]

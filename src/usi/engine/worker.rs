@@ -1,6 +1,7 @@
 //! What runs off the controller thread: a search, a mate search or a perft. The
-//! controller hands over everything a task needs (the `Searcher` included) and gets it back
-//! with the result, so nothing is shared but the output and the stop signals.
+//! controller hands over everything a task needs (a copy of the game's engine, holding the
+//! searcher for a search) and gets the searcher back with the result, so nothing is shared but
+//! the output and the stop signals.
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -11,12 +12,10 @@ use std::time::{Duration, Instant};
 use crossbeam_channel::Sender;
 
 use super::io::Out;
-use crate::eval::Evaluator;
-use crate::eval::yari::YariWeights;
-use crate::game::{Game, GamePosition, VariantMove};
-use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
+use crate::engine::GameEngine;
+use crate::game::MateAnswer;
+use crate::mate::MateProgress;
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
-use crate::shogi::Position;
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
 
 /// Deepest `go perft` served: depth 10 from the start position would run for days.
@@ -25,22 +24,20 @@ pub const MAX_PERFT_DEPTH: u32 = 9;
 // One task is made and moved per `go`: its size costs nothing worth a box.
 #[allow(clippy::large_enum_variant)]
 pub enum Task {
+    /// `pos` holds the searcher for the search and hands it back with the answer.
     Search {
-        pos: GamePosition,
-        limits: Limits<VariantMove>,
+        pos: Box<dyn GameEngine>,
+        limits: Limits<String>,
         opts: SearchOptions,
-        searcher: Searcher,
-        /// Standard shogi's evaluation (`EvalFile`); the other games play with their own.
-        evaluator: Evaluator,
     },
     Mate {
-        pos: GamePosition,
+        pos: Box<dyn GameEngine>,
         limit: MateLimit,
         hash_mb: usize,
         stop: Arc<AtomicBool>,
     },
     Perft {
-        pos: GamePosition,
+        pos: Box<dyn GameEngine>,
         depth: u32,
         stop: Arc<AtomicBool>,
     },
@@ -56,7 +53,7 @@ pub enum Task {
 pub enum Finished {
     Search {
         searcher: Option<Searcher>,
-        outcome: Option<Outcome<VariantMove>>,
+        outcome: Option<Outcome<String>>,
     },
     Mate(Option<CheckmateAnswer>),
     Perft,
@@ -87,45 +84,21 @@ pub fn spawn(id: u64, task: Task, out: Out, done: Sender<WorkerMessage>) -> std:
 fn run(task: Task, out: &Out) -> Finished {
     match task {
         Task::Search {
-            pos,
+            mut pos,
             limits,
             opts,
-            mut searcher,
-            evaluator,
         } => {
             let show_multipv = opts.multipv > 1;
             let report_out = out.clone();
-            let mut report = move |report: Report<crate::shogi::Move>| {
-                report_out.send(&report_line(report, show_multipv))
-            };
-            let dai_out = out.clone();
-            let mut dai_report = move |report: Report<crate::dai::Move>| {
-                dai_out.send(&report_line(report, show_multipv))
-            };
-            let shogi_limits = || limits.map_moves(VariantMove::shogi);
+            let mut report =
+                move |report: Report<String>| report_out.send(&report_line(report, show_multipv));
             // A search bug must cost one move, not the engine: the GUI still gets a
             // `bestmove` and the next `go` gets a fresh searcher.
-            let outcome = catch_unwind(AssertUnwindSafe(|| match &pos {
-                GamePosition::Standard(p) => searcher
-                    .think(p, &evaluator, &shogi_limits(), &opts, &mut report)
-                    .map(VariantMove::Shogi),
-                GamePosition::Yari(p) => {
-                    let weights = YariWeights::embedded();
-                    searcher
-                        .think(p, &weights, &shogi_limits(), &opts, &mut report)
-                        .map(VariantMove::Shogi)
-                }
-                GamePosition::Dai(p) => {
-                    let weights = crate::eval::dai::embedded();
-                    let limits = limits.map_moves(VariantMove::dai);
-                    searcher
-                        .think(p, &weights, &limits, &opts, &mut dai_report)
-                        .map(VariantMove::Dai)
-                }
-            }));
+            let outcome =
+                catch_unwind(AssertUnwindSafe(|| pos.search(&limits, &opts, &mut report)));
             match outcome {
                 Ok(outcome) => Finished::Search {
-                    searcher: Some(searcher),
+                    searcher: pos.take_searcher(),
                     outcome: Some(outcome),
                 },
                 Err(_) => Finished::Search {
@@ -135,15 +108,13 @@ fn run(task: Task, out: &Out) -> Finished {
             }
         }
         Task::Mate {
-            pos,
+            mut pos,
             limit,
             hash_mb,
             stop,
         } => {
-            let answer = catch_unwind(AssertUnwindSafe(|| match pos {
-                GamePosition::Standard(mut p) => solve_mate(&mut p, limit, hash_mb, &stop, out),
-                // Refused before it gets here; see `Engine::go`.
-                GamePosition::Yari(_) | GamePosition::Dai(_) => CheckmateAnswer::NotImplemented,
+            let answer = catch_unwind(AssertUnwindSafe(|| {
+                solve_mate(&mut *pos, limit, hash_mb, &stop, out)
             }));
             Finished::Mate(answer.ok())
         }
@@ -154,11 +125,7 @@ fn run(task: Task, out: &Out) -> Finished {
         } => {
             // Perft has no failure mode besides a rules bug, which would be worth a crash
             // report; still, the engine must survive it.
-            let counted = catch_unwind(AssertUnwindSafe(|| match &mut pos {
-                GamePosition::Standard(p) => perft(p, depth, &stop, out),
-                GamePosition::Yari(p) => perft(p, depth, &stop, out),
-                GamePosition::Dai(p) => dai_perft(p, depth, &stop, out),
-            }));
+            let counted = catch_unwind(AssertUnwindSafe(|| perft(&mut *pos, depth, &stop, out)));
             if counted.is_err() {
                 out.error("perft failed");
             }
@@ -176,27 +143,23 @@ fn run(task: Task, out: &Out) -> Finished {
 }
 
 /// The single place `go mate` reaches the mate solver ([`crate::mate`]): a mating line is
-/// answered with each move's text, no mate as `nomate`, a search out of time as `timeout`.
+/// answered with each move's text, no mate as `nomate`, a search out of time as `timeout`. A
+/// game without a solver is refused before it gets here (see `Controller::go`).
 fn solve_mate(
-    pos: &mut Position,
+    pos: &mut dyn GameEngine,
     limit: MateLimit,
     hash_mb: usize,
     stop: &AtomicBool,
     out: &Out,
 ) -> CheckmateAnswer {
-    let limits = MateLimits {
-        deadline: mate_deadline(limit, Instant::now()),
-        max_nodes: None,
-    };
-    let mut solver = MateSolver::new(hash_mb);
+    let deadline = mate_deadline(limit, Instant::now());
     let mut progress =
         |p: MateProgress| out.send(&mate_progress_line(p.nodes, p.elapsed, p.hashfull));
-    match solver.solve(pos, limits, stop, &mut progress) {
-        MateResult::Mate(moves) => {
-            CheckmateAnswer::Moves(moves.iter().map(ToString::to_string).collect())
-        }
-        MateResult::NoMate => CheckmateAnswer::NoMate,
-        MateResult::Timeout => CheckmateAnswer::Timeout,
+    match pos.solve_mate(hash_mb, deadline, stop, &mut progress) {
+        Some(MateAnswer::Mate(moves)) => CheckmateAnswer::Moves(moves),
+        Some(MateAnswer::NoMate) => CheckmateAnswer::NoMate,
+        Some(MateAnswer::Timeout) => CheckmateAnswer::Timeout,
+        None => CheckmateAnswer::NotImplemented,
     }
 }
 
@@ -279,79 +242,27 @@ fn pv_line<M: std::fmt::Display>(info: &PvInfo<M>, show_multipv: bool) -> Respon
 }
 
 /// `go perft`: one `<move>: <count>` line per root move as it completes, then the total,
-/// exactly as `kirin perft` prints them. Checks `stop` at every node, so even depth 9 ends
-/// promptly when asked.
-pub fn perft<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool, out: &Out) {
+/// exactly as `kirin perft` prints them. Stops promptly when asked (how often the game checks,
+/// see [`crate::game::Variant::divide`]).
+pub fn perft(pos: &mut dyn GameEngine, depth: u32, stop: &AtomicBool, out: &Out) {
     let mut total = 0;
-    if depth > 0 {
-        for m in pos.legal_moves() {
-            pos.do_move(m);
-            let count = count_leaves(pos, depth - 1, stop);
-            pos.undo_move();
-            let Some(count) = count else {
-                out.info_string("perft stopped");
-                return;
-            };
-            out.line(&format!("{m}: {count}"));
-            total += count;
-        }
-    }
-    out.line(&format!("Nodes searched: {total}"));
-}
-
-/// Dai perft counts as the perft tables do, with no repetition rule and no end at a
-/// captured royal (`dai::perft`); `stop` is checked between root moves.
-fn dai_perft(pos: &mut crate::dai::Position, depth: u32, stop: &AtomicBool, out: &Out) {
-    let rules = pos.rules();
-    pos.set_rules(crate::dai::Rules {
-        repetition: crate::dai::RepetitionRule::Off,
-        ..rules
+    let finished = pos.divide(depth, stop, &mut |m, count| {
+        out.line(&format!("{m}: {count}"));
+        total += count;
     });
-    let mut total = 0;
-    if depth > 0 {
-        for m in pos.legal_moves() {
-            if stop.load(Ordering::Relaxed) {
-                out.info_string("perft stopped");
-                pos.set_rules(rules);
-                return;
-            }
-            pos.do_move(m);
-            let count = crate::dai::perft(pos, depth - 1);
-            pos.undo_move();
-            out.line(&format!("{m}: {count}"));
-            total += count;
-        }
+    if finished {
+        out.line(&format!("Nodes searched: {total}"));
+    } else {
+        out.info_string("perft stopped");
     }
-    pos.set_rules(rules);
-    out.line(&format!("Nodes searched: {total}"));
-}
-
-/// `shogi::perft::perft`, but giving up (`None`) once `stop` is set.
-fn count_leaves<G: Game>(pos: &mut G, depth: u32, stop: &AtomicBool) -> Option<u64> {
-    if stop.load(Ordering::Relaxed) {
-        return None;
-    }
-    if depth == 0 {
-        return Some(1);
-    }
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return Some(moves.len() as u64);
-    }
-    let mut nodes = 0;
-    for m in moves {
-        pos.do_move(m);
-        let count = count_leaves(pos, depth - 1, stop);
-        pos.undo_move();
-        nodes += count?;
-    }
-    Some(nodes)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::engine_for;
     use crate::search::Score as SearchScore;
+    use crate::shogi::Position;
     use crate::shogi::perft::divide;
     use crate::usi::parse_response;
     use std::sync::Mutex;
@@ -379,8 +290,8 @@ mod tests {
     #[test]
     fn perft_matches_the_library_divide() {
         let (out, bytes) = capture();
-        let mut pos = Position::startpos();
-        perft(&mut pos, 3, &AtomicBool::new(false), &out);
+        let mut pos = engine_for("shogi").unwrap();
+        perft(&mut *pos, 3, &AtomicBool::new(false), &out);
         let mut want = String::new();
         let mut total = 0;
         for (m, n) in divide(&mut Position::startpos(), 3) {
@@ -395,7 +306,8 @@ mod tests {
     #[test]
     fn perft_stops_when_asked() {
         let (out, bytes) = capture();
-        perft(&mut Position::startpos(), 9, &AtomicBool::new(true), &out);
+        let mut pos = engine_for("shogi").unwrap();
+        perft(&mut *pos, 9, &AtomicBool::new(true), &out);
         assert_eq!(text(&bytes), "info string perft stopped\n");
     }
 
