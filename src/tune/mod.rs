@@ -5,6 +5,7 @@
 
 pub mod dai;
 pub mod nnue;
+pub mod packed;
 pub mod selfplay;
 pub mod sfen_games;
 pub mod yari;
