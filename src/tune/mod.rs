@@ -6,6 +6,7 @@
 pub mod dai;
 pub mod nnue;
 pub mod packed;
+pub mod sbinpack;
 pub mod selfplay;
 pub mod sfen_games;
 pub mod yari;
