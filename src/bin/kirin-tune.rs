@@ -14,7 +14,7 @@ use std::io::Write;
 use std::time::Instant;
 
 const USAGE: &str = "usage:
-  kirin-tune gen   --openings FILE --out FILE [--games N] [--first N] [--seed S]
+  kirin-tune gen   --openings FILE --out FILE|FILE.sbinpack [--games N] [--first N] [--seed S]
                    [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
                    [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
@@ -97,6 +97,13 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
     let nmax: u64 = a.num("nodes-max", 6000)?.max(nmin);
     let minutes: f64 = a.num("minutes", f64::INFINITY)?;
     let out_path = a.str("out")?;
+    let chained = match kirin::tune::records::format_of(out_path) {
+        kirin::tune::records::Format::Sbinpack => true,
+        kirin::tune::records::Format::Text => false,
+        kirin::tune::records::Format::Psv => {
+            return Err("gen writes text or .sbinpack; `convert` makes .bin from either".into());
+        }
+    };
     let mut out = std::io::BufWriter::new(
         std::fs::OpenOptions::new()
             .create(true)
@@ -122,18 +129,38 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
             opening,
             &mut players,
             |_| nmin + rng.below(nmax - nmin + 1),
-            true,
+            !chained,
         );
-        for s in &rec.samples {
-            let r = if s.side == Color::Black {
-                rec.black_result
-            } else {
-                1.0 - rec.black_result
+        if chained {
+            // The whole game, one chunk per game so that a stopped run loses at most one game;
+            // the trainers pick the quiet positions out when they read it.
+            let chain = kirin::tune::sbinpack::Chain {
+                start: opening.clone(),
+                moves: rec.moves.clone(),
+                scores: rec.scores.clone(),
+                result: kirin::tune::sbinpack::result_code(Some(rec.black_result)),
+                stem_score: 0,
+                metadata: Vec::new(),
             };
-            writeln!(out, "{}\t{}\t{}", s.sfen, s.score, r).map_err(|e| e.to_string())?;
+            let mut w = kirin::tune::sbinpack::Writer::new(&mut out);
+            w.write(&chain)?;
+            w.finish()?;
+        } else {
+            for s in &rec.samples {
+                let r = if s.side == Color::Black {
+                    rec.black_result
+                } else {
+                    1.0 - rec.black_result
+                };
+                writeln!(out, "{}\t{}\t{}", s.sfen, s.score, r).map_err(|e| e.to_string())?;
+            }
         }
         out.flush().map_err(|e| e.to_string())?;
-        total_samples += rec.samples.len();
+        total_samples += if chained {
+            rec.moves.len()
+        } else {
+            rec.samples.len()
+        };
         played += 1;
         if rec.black_result == 1.0 {
             wins += 1;

@@ -244,10 +244,11 @@ pub struct Entry<'a> {
 }
 
 /// Positions the trainers leave out of binary data, as the generator leaves them out of its
-/// text: in check, or the move played a capture, or a score past the adjudication margin.
+/// text: in check, or the move played a capture or a promotion, or a score past the
+/// adjudication margin.
 fn quiet(pos: &Position, m: Move, score: i32) -> bool {
     !pos.in_check()
-        && (m.is_drop() || pos.piece_on(m.to()).is_none())
+        && super::selfplay::is_quiet(pos, m)
         && score.abs() < super::selfplay::ADJUDICATE_CP
 }
 

@@ -40,6 +40,10 @@ pub struct GameRecord {
     /// Quiet positions after the opening (not in check, best move not a capture, score not a
     /// mate), when recording was asked for.
     pub samples: Vec<Sample>,
+    /// Every move played and the mover's score before it (mates as +-(32000 - plies), 0 where
+    /// the search reported none): the game as the chained data format stores it.
+    pub moves: Vec<Move>,
+    pub scores: Vec<i32>,
 }
 
 /// Reads an openings file: one `startpos moves ...` (or `sfen ... moves ...`) line per opening.
@@ -82,6 +86,7 @@ pub fn play_game(
 ) -> GameRecord {
     let mut pos = start.clone();
     let mut samples = Vec::new();
+    let (mut moves, mut scores) = (Vec::new(), Vec::new());
     for p in players.iter_mut() {
         p.searcher.new_game();
     }
@@ -147,6 +152,13 @@ pub fn play_game(
                 side: us,
             });
         }
+        moves.push(best);
+        scores.push(match score {
+            Some(Score::Cp(cp)) => cp,
+            Some(Score::Mate(n)) if n > 0 => 32000 - n.min(1000),
+            Some(Score::Mate(n)) => -32000 + n.abs().min(1000),
+            None => 0,
+        });
         pos.do_move(best);
         match pos.repetition(usize::MAX) {
             Repetition::Draw => break 0.5,
@@ -159,10 +171,14 @@ pub fn play_game(
         black_result,
         plies: pos.game_ply(),
         samples,
+        moves,
+        scores,
     }
 }
 
-fn is_quiet(pos: &Position, m: Move) -> bool {
+/// Positions whose best move is one of these are trained on: the score of a capture or a
+/// promotion is a tactic's, not the position's.
+pub fn is_quiet(pos: &Position, m: Move) -> bool {
     m.is_drop() || (pos.piece_on(m.to()).is_none() && !m.is_promotion())
 }
 
