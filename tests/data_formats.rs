@@ -403,3 +403,56 @@ fn the_trainers_read_every_format_alike_with_games_kept_whole() {
     assert!(from_text.last().unwrap().3 as usize + 1 >= games.len() - 5);
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn the_generator_writes_whole_games_that_train_on_the_positions_of_its_text() {
+    let dir = temp_dir("gen");
+    let openings = dir.join("openings.sfen");
+    std::fs::write(
+        &openings,
+        "startpos moves 7g7f 3c3d\nsfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSN1 w - 1\n",
+    )
+    .unwrap();
+    let gen_to = |out: &Path| {
+        let res = Command::new(env!("CARGO_BIN_EXE_kirin-tune"))
+            .args([
+                "gen",
+                "--games",
+                "3",
+                "--nodes-min",
+                "200",
+                "--nodes-max",
+                "400",
+            ])
+            .arg("--openings")
+            .arg(&openings)
+            .arg("--out")
+            .arg(out)
+            .output()
+            .unwrap();
+        assert!(
+            res.status.success(),
+            "{}",
+            String::from_utf8_lossy(&res.stderr)
+        );
+    };
+    let (tsv, sbin) = (dir.join("g.tsv"), dir.join("g.sbinpack"));
+    gen_to(&tsv);
+    gen_to(&sbin);
+    // The same games (same seeds), the text holding their quiet positions and the chained
+    // file holding every move: read for training, the two give the same positions.
+    let read = |path: &Path| {
+        records::read_positions(&[path.to_str().unwrap()], |pos, score, result, _| {
+            (pos.to_sfen(), score, result)
+        })
+        .unwrap()
+    };
+    let (from_text, from_sbin) = (read(&tsv), read(&sbin));
+    assert!(!from_text.is_empty());
+    assert_eq!(from_sbin, from_text);
+    let chains = read_chains(&sbin);
+    assert_eq!(chains.len(), 3);
+    let moves: usize = chains.iter().map(|c| c.moves.len()).sum();
+    assert!(moves > from_text.len());
+    std::fs::remove_dir_all(&dir).ok();
+}
