@@ -456,3 +456,22 @@ fn the_generator_writes_whole_games_that_train_on_the_positions_of_its_text() {
     assert!(moves > from_text.len());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn damaged_files_are_errors_not_short_data() {
+    let dir = temp_dir("damaged");
+    let games = random_games(4, 9);
+    for name in ["a.bin", "a.sbinpack"] {
+        let path = dir.join(name);
+        let mut w = ChainWriter::create(path.to_str().unwrap()).unwrap();
+        for g in &games {
+            w.write(g).unwrap();
+        }
+        w.finish().unwrap();
+        let bytes = std::fs::read(&path).unwrap();
+        std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
+        let res = records::for_each_position(path.to_str().unwrap(), 0, |_| Ok(()));
+        assert!(res.is_err(), "{name}: a cut file read without an error");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -155,13 +155,20 @@ impl ChainReader {
                 },
                 Inner::Psv(input) => {
                     let mut rec = [0u8; 40];
-                    match input.read_exact(&mut rec) {
-                        Ok(()) => return parse_psv_row(&rec).map(Some).map_err(at),
-                        Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-                            return Ok(None);
+                    let mut got = 0;
+                    while got < rec.len() {
+                        match input.read(&mut rec[got..]) {
+                            Ok(0) => break,
+                            Ok(n) => got += n,
+                            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                            Err(e) => return Err(at(e.to_string())),
                         }
-                        Err(e) => return Err(at(e.to_string())),
                     }
+                    return match got {
+                        0 => Ok(None),
+                        40 => parse_psv_row(&rec).map(Some).map_err(at),
+                        _ => Err(at("truncated: the file is not whole 40-byte records".into())),
+                    };
                 }
                 Inner::Sbinpack(_) => return Ok(None),
             }

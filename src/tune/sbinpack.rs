@@ -390,5 +390,17 @@ mod tests {
         let mut w = Writer::new(Vec::new());
         w.write(c).unwrap();
         assert_eq!(w.finish().unwrap(), bytes);
+        // Damaged input is an error, never a wrong game.
+        let first_err = |data: &[u8]| Reader::new(data).find_map(Result::err);
+        assert!(first_err(&bytes[..bytes.len() - 1]).is_some(), "truncated");
+        let mut bad = bytes.clone();
+        bad[0] = b'X';
+        assert!(first_err(&bad).is_some(), "magic");
+        let mut bad = bytes.clone();
+        bad[8 + 41] = 200; // the first move's index: no position has 200 legal moves here
+        assert!(first_err(&bad).is_some(), "move index");
+        let mut bad = bytes.clone();
+        bad[8 + 38] = 128; // metadata longer than the format allows
+        assert!(first_err(&bad).is_some(), "metadata");
     }
 }
