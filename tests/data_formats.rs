@@ -454,6 +454,27 @@ fn the_generator_writes_whole_games_that_train_on_the_positions_of_its_text() {
     assert_eq!(chains.len(), 3);
     let moves: usize = chains.iter().map(|c| c.moves.len()).sum();
     assert!(moves > from_text.len());
+    // Each game names the evaluation and node budget that made it, and rsshogi reads the games
+    // and those bytes as kirin does.
+    let fingerprint = kirin::tune::selfplay::eval_fingerprint(&kirin::eval::Evaluator::default());
+    assert_ne!(
+        fingerprint,
+        kirin::tune::selfplay::eval_fingerprint(&kirin::eval::Evaluator::linear())
+    );
+    let mut metadata = b"KRN1".to_vec();
+    metadata.extend_from_slice(&fingerprint.to_le_bytes());
+    metadata.extend_from_slice(&200u32.to_le_bytes());
+    metadata.extend_from_slice(&400u32.to_le_bytes());
+    let hex: String = metadata.iter().map(|b| format!("{b:02x}")).collect();
+    let theirs = json_lines(&oracle("sbinpack-read", &sbin, ""));
+    assert_eq!(theirs.len(), chains.len());
+    for (c, t) in chains.iter().zip(&theirs) {
+        assert_eq!(c.metadata, metadata);
+        assert_eq!(t["metadata"], hex.as_str());
+        let mut g = game_json(c);
+        g["metadata"] = hex.as_str().into();
+        assert_eq!(t, &g);
+    }
     std::fs::remove_dir_all(&dir).ok();
 }
 

@@ -117,6 +117,12 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
         Player::new(evaluator.clone()),
         Player::new(evaluator.clone()),
     ];
+    // Each chained game says what made it: `KRN1`, the evaluation's fingerprint (u64) and
+    // the node budget (two u32), little-endian.
+    let mut metadata = b"KRN1".to_vec();
+    metadata.extend_from_slice(&kirin::tune::selfplay::eval_fingerprint(&evaluator).to_le_bytes());
+    metadata.extend_from_slice(&(nmin.min(u64::from(u32::MAX)) as u32).to_le_bytes());
+    metadata.extend_from_slice(&(nmax.min(u64::from(u32::MAX)) as u32).to_le_bytes());
     let (mut total_samples, mut wins, mut draws) = (0usize, 0usize, 0usize);
     let mut played = 0;
     for g in first..first + games {
@@ -140,7 +146,7 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
                 scores: rec.scores.clone(),
                 result: kirin::tune::sbinpack::result_code(Some(rec.black_result)),
                 stem_score: 0,
-                metadata: Vec::new(),
+                metadata: metadata.clone(),
             };
             let mut w = kirin::tune::sbinpack::Writer::new(&mut out);
             w.write(&chain)?;

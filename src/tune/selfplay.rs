@@ -182,6 +182,28 @@ pub fn is_quiet(pos: &Position, m: Move) -> bool {
     m.is_drop() || (pos.piece_on(m.to()).is_none() && !m.is_promotion())
 }
 
+/// An evaluation's fingerprint: FNV-1a of its values on 64 fixed positions (the start and a
+/// fixed random walk from it). Equal for the same network or weights, different for others
+/// with near certainty, whether the evaluation came from a file or is embedded; `gen` stores it
+/// with every game so that data can be traced to the evaluation that made it.
+pub fn eval_fingerprint(evaluator: &Evaluator) -> u64 {
+    let mut pos = Position::startpos();
+    let mut rng = Rng(0x006b_6972_696e);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for _ in 0..64 {
+        for b in evaluator.evaluate(&pos).to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let moves = crate::shogi::legal_moves(&pos);
+        if moves.is_empty() {
+            pos = Position::startpos();
+            continue;
+        }
+        pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    h
+}
+
 /// Small deterministic generator (splitmix64), so runs are reproducible from a seed.
 pub struct Rng(pub u64);
 
