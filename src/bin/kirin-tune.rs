@@ -7,14 +7,15 @@ use kirin::eval::dai::DaiWeights;
 use kirin::eval::linear::Weights;
 use kirin::eval::yari::YariWeights;
 use kirin::shogi::Color;
+use kirin::tune::records::read_positions;
 use kirin::tune::selfplay::{Player, Rng, play_game, read_openings};
-use kirin::tune::{FitConfig, fit, load_samples};
+use kirin::tune::{FitConfig, fit};
 use std::collections::HashMap;
 use std::io::Write;
 use std::time::Instant;
 
 const USAGE: &str = "usage:
-  kirin-tune gen   --openings FILE --out FILE [--games N] [--first N] [--seed S]
+  kirin-tune gen   --openings FILE --out FILE|FILE.sbinpack [--games N] [--first N] [--seed S]
                    [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
                    [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
@@ -23,6 +24,7 @@ const USAGE: &str = "usage:
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL] [--decay X]
                    [--base linear]
+  kirin-tune convert --in FILE --out FILE
   kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
   kirin-tune yari-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
                    [--weights FILE]
@@ -32,6 +34,8 @@ const USAGE: &str = "usage:
                    [--max-plies N] [--weights FILE]
   kirin-tune dai-fit --data FILE[,FILE..] --out FILE [--init FILE] [--epochs N] [--lr X]
                    [--l2 X]
+Data FILEs: `.sbinpack` (chained games), `.bin` (YaneuraOu PackedSfenValue), anything else
+kirin's text lines (`.xz` read through xz); tuning/notes/data-formats.md describes them.
 EVAL: a network file, a linear weights file, `linear` (embedded weights), `nnue` (the
 embedded network) or `default` (what the engine plays with).";
 
@@ -94,6 +98,13 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
     let nmax: u64 = a.num("nodes-max", 6000)?.max(nmin);
     let minutes: f64 = a.num("minutes", f64::INFINITY)?;
     let out_path = a.str("out")?;
+    let chained = match kirin::tune::records::format_of(out_path) {
+        kirin::tune::records::Format::Sbinpack => true,
+        kirin::tune::records::Format::Text => false,
+        kirin::tune::records::Format::Psv => {
+            return Err("gen writes text or .sbinpack; `convert` makes .bin from either".into());
+        }
+    };
     let mut out = std::io::BufWriter::new(
         std::fs::OpenOptions::new()
             .create(true)
@@ -107,6 +118,12 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
         Player::new(evaluator.clone()),
         Player::new(evaluator.clone()),
     ];
+    // Each chained game says what made it: `KRN1`, the evaluation's fingerprint (u64) and
+    // the node budget (two u32), little-endian.
+    let mut metadata = b"KRN1".to_vec();
+    metadata.extend_from_slice(&kirin::tune::selfplay::eval_fingerprint(&evaluator).to_le_bytes());
+    metadata.extend_from_slice(&(nmin.min(u64::from(u32::MAX)) as u32).to_le_bytes());
+    metadata.extend_from_slice(&(nmax.min(u64::from(u32::MAX)) as u32).to_le_bytes());
     let (mut total_samples, mut wins, mut draws) = (0usize, 0usize, 0usize);
     let mut played = 0;
     for g in first..first + games {
@@ -119,18 +136,38 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
             opening,
             &mut players,
             |_| nmin + rng.below(nmax - nmin + 1),
-            true,
+            !chained,
         );
-        for s in &rec.samples {
-            let r = if s.side == Color::Black {
-                rec.black_result
-            } else {
-                1.0 - rec.black_result
+        if chained {
+            // The whole game, one chunk per game so that a stopped run loses at most one game;
+            // the trainers pick the quiet positions out when they read it.
+            let chain = kirin::tune::sbinpack::Chain {
+                start: opening.clone(),
+                moves: rec.moves.clone(),
+                scores: rec.scores.clone(),
+                result: kirin::tune::sbinpack::result_code(Some(rec.black_result)),
+                stem_score: 0,
+                metadata: metadata.clone(),
             };
-            writeln!(out, "{}\t{}\t{}", s.sfen, s.score, r).map_err(|e| e.to_string())?;
+            let mut w = kirin::tune::sbinpack::Writer::new(&mut out);
+            w.write(&chain)?;
+            w.finish()?;
+        } else {
+            for s in &rec.samples {
+                let r = if s.side == Color::Black {
+                    rec.black_result
+                } else {
+                    1.0 - rec.black_result
+                };
+                writeln!(out, "{}\t{}\t{}", s.sfen, s.score, r).map_err(|e| e.to_string())?;
+            }
         }
         out.flush().map_err(|e| e.to_string())?;
-        total_samples += rec.samples.len();
+        total_samples += if chained {
+            rec.moves.len()
+        } else {
+            rec.samples.len()
+        };
         played += 1;
         if rec.black_result == 1.0 {
             wins += 1;
@@ -157,12 +194,8 @@ fn fit_cmd(a: &Args) -> Result<(), String> {
         .num_threads(threads)
         .build_global()
         .map_err(|e| e.to_string())?;
-    let mut samples: Vec<kirin::tune::Sample> = Vec::new();
-    for path in a.str("data")?.split(',') {
-        let text = read_data(path)?;
-        let first_game = samples.last().map_or(0, |s| s.game + 1);
-        samples.extend(load_samples(&text, first_game)?);
-    }
+    let paths: Vec<&str> = a.str("data")?.split(',').collect();
+    let samples = read_positions(&paths, kirin::tune::Sample::new)?;
     let init = load_weights(a.str("init")?)?;
     let prior = load_weights(a.str("prior")?)?;
     let cfg = FitConfig {
@@ -211,7 +244,7 @@ fn read_data(path: &str) -> Result<String, String> {
 }
 
 fn train_cmd(a: &Args) -> Result<(), String> {
-    use kirin::tune::nnue::{Adam, FloatNet, TrainConfig, load, train};
+    use kirin::tune::nnue::{Adam, FloatNet, Labelled, TrainConfig, train};
     let threads: usize = a.num("threads", 2)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -224,38 +257,33 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         Ok(other) => return Err(format!("--base: only `linear` is known, not '{other}'")),
         Err(_) => None,
     };
-    let mut all = Vec::new();
-    for path in a.str("data")?.split(',') {
-        let text = read_data(path)?;
-        let first_game = all
-            .last()
-            .map_or(0, |p: &kirin::tune::nnue::Labelled| p.game + 1);
-        all.extend(load(&text, first_game, base.as_deref()).map_err(|e| format!("{path}: {e}"))?);
-    }
+    let paths: Vec<&str> = a.str("data")?.split(',').collect();
+    let all = read_positions(&paths, |pos, score, result, game| {
+        let mut p = Labelled::new(pos, score, result, game);
+        if let Some(w) = base.as_deref() {
+            p.base = w.evaluate(pos) as f32 / kirin::eval::CP_PER_LOGIT as f32;
+        }
+        p
+    })?;
     let every: u32 = a.num("holdout-every", 20)?;
     let lambda: f32 = a.num("lambda", 0.5)?;
     if let Ok(name) = a.str("baseline") {
         // The loss another evaluation has on the same held-out games, for comparison.
         let baseline = load_evaluator(name)?;
         let k = f64::from(kirin::eval::CP_PER_LOGIT);
-        let (mut sum, mut n, mut first_game) = (0.0, 0usize, 0);
-        for path in a.str("data")?.split(',') {
-            let text = read_data(path)?;
-            let rows =
-                kirin::tune::read_labelled(&text, first_game, |pos, score, result, game| {
-                    let t = f64::from(lambda) * result
-                        + (1.0 - f64::from(lambda)) * kirin::tune::sigmoid(score / k);
-                    (
-                        game,
-                        kirin::tune::sigmoid(f64::from(baseline.evaluate(pos)) / k) - t,
-                    )
-                })?;
-            first_game = rows.last().map_or(first_game, |r| r.0 + 1);
-            for (game, err) in rows {
-                if game % every == 0 {
-                    sum += err * err;
-                    n += 1;
-                }
+        let (mut sum, mut n) = (0.0, 0usize);
+        let rows = read_positions(&paths, |pos, score, result, game| {
+            let t = f64::from(lambda) * result
+                + (1.0 - f64::from(lambda)) * kirin::tune::sigmoid(score / k);
+            (
+                game,
+                kirin::tune::sigmoid(f64::from(baseline.evaluate(pos)) / k) - t,
+            )
+        })?;
+        for (game, err) in rows {
+            if game % every == 0 {
+                sum += err * err;
+                n += 1;
             }
         }
         eprintln!("validation loss of {name}: {:.6}", sum / n.max(1) as f64);
@@ -328,6 +356,19 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         Ok(q) => std::fs::write(&out, q.to_bytes()).map_err(|e| format!("{out}: {e}"))?,
         Err(e) => eprintln!("not exported: {e}"),
     }
+    Ok(())
+}
+
+fn convert_cmd(a: &Args) -> Result<(), String> {
+    let t = Instant::now();
+    let (input, output) = (a.str("in")?, a.str("out")?);
+    let (chains, positions) = kirin::tune::records::convert(input, output)?;
+    let bytes = std::fs::metadata(output).map_or(0, |m| m.len());
+    eprintln!(
+        "{input} -> {output}: {positions} positions in {chains} chains, {bytes} bytes ({:.1} a position), {:.1}s",
+        bytes as f64 / positions.max(1) as f64,
+        t.elapsed().as_secs_f64()
+    );
     Ok(())
 }
 
@@ -503,6 +544,7 @@ fn main() {
         "gen" => gen_cmd(&a),
         "fit" => fit_cmd(&a),
         "match" => match_cmd(&a),
+        "convert" => convert_cmd(&a),
         "train" => train_cmd(&a),
         "yari-gen" => yari_gen_cmd(&a),
         "yari-fit" => yari_fit_cmd(&a),

@@ -5,6 +5,9 @@
 
 pub mod dai;
 pub mod nnue;
+pub mod packed;
+pub mod records;
+pub mod sbinpack;
 pub mod selfplay;
 pub mod sfen_games;
 pub mod yari;
@@ -48,17 +51,24 @@ pub fn features_of(pos: &Position) -> Vec<(u32, i32)> {
 /// A new game starts wherever the move number does not increase; game ids continue from
 /// `first_game`.
 pub fn load_samples(text: &str, first_game: u32) -> Result<Vec<Sample>, String> {
-    read_labelled(text, first_game, |pos, score, result, game| Sample {
-        feats: features_of(pos),
-        stm: if pos.side_to_move() == Color::Black {
-            1.0
-        } else {
-            -1.0
-        },
-        result,
-        score,
-        game,
-    })
+    read_labelled(text, first_game, Sample::new)
+}
+
+impl Sample {
+    /// The training position `pos` with its score and result (side to move's view).
+    pub fn new(pos: &Position, score: f64, result: f64, game: u32) -> Sample {
+        Sample {
+            feats: features_of(pos),
+            stm: if pos.side_to_move() == Color::Black {
+                1.0
+            } else {
+                -1.0
+            },
+            result,
+            score,
+            game,
+        }
+    }
 }
 
 /// The generator's lines, each turned into a `T` by `make(position, score, result, game)`,

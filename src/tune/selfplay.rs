@@ -42,6 +42,10 @@ pub struct GameRecord {
     /// Quiet positions after the opening (not in check, best move not a capture, score not a
     /// mate), when recording was asked for.
     pub samples: Vec<Sample>,
+    /// Every move played and the mover's score before it (mates as +-(32000 - plies), 0 where
+    /// the search reported none): the game as the chained data format stores it.
+    pub moves: Vec<Move>,
+    pub scores: Vec<i32>,
 }
 
 /// Reads an openings file: one `startpos moves ...` (or `sfen ... moves ...`) line per opening.
@@ -84,6 +88,7 @@ pub fn play_game(
 ) -> GameRecord {
     let mut pos = start.clone();
     let mut samples = Vec::new();
+    let (mut moves, mut scores) = (Vec::new(), Vec::new());
     for p in players.iter_mut() {
         p.searcher.new_game();
     }
@@ -151,6 +156,13 @@ pub fn play_game(
                 side: us,
             });
         }
+        moves.push(best);
+        scores.push(match score {
+            Some(Score::Cp(cp)) => cp,
+            Some(Score::Mate(n)) if n > 0 => 32000 - n.min(1000),
+            Some(Score::Mate(n)) => -32000 + n.abs().min(1000),
+            None => 0,
+        });
         pos.do_move(best);
         match pos.repetition(usize::MAX) {
             Repetition::Draw => break 0.5,
@@ -163,11 +175,37 @@ pub fn play_game(
         black_result,
         plies: pos.game_ply(),
         samples,
+        moves,
+        scores,
     }
 }
 
-fn is_quiet(pos: &Position, m: Move) -> bool {
+/// Positions whose best move is one of these are trained on: the score of a capture or a
+/// promotion is a tactic's, not the position's.
+pub fn is_quiet(pos: &Position, m: Move) -> bool {
     m.is_drop() || (pos.piece_on(m.to()).is_none() && !m.is_promotion())
+}
+
+/// An evaluation's fingerprint: FNV-1a of its values on 64 fixed positions (the start and a
+/// fixed random walk from it). Equal for the same network or weights, different for others
+/// with near certainty, whether the evaluation came from a file or is embedded; `gen` stores it
+/// with every game so that data can be traced to the evaluation that made it.
+pub fn eval_fingerprint(evaluator: &Evaluator) -> u64 {
+    let mut pos = Position::startpos();
+    let mut rng = Rng(0x006b_6972_696e);
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for _ in 0..64 {
+        for b in evaluator.evaluate(&pos).to_le_bytes() {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+        let moves = crate::shogi::legal_moves(&pos);
+        if moves.is_empty() {
+            pos = Position::startpos();
+            continue;
+        }
+        pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+    }
+    h
 }
 
 /// Small deterministic generator (splitmix64), so runs are reproducible from a seed.
