@@ -4,6 +4,7 @@
 //! that does not know it ([`dai`]), and the session that drives a game engine ([`session`])
 //! through the small [`session::Engine`] trait.
 
+pub mod dai;
 pub mod notation;
 pub mod output;
 pub mod protocol;
