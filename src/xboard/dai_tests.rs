@@ -94,11 +94,12 @@ fn every_kind_has_its_own_slot_and_the_king_the_last() {
         let table = slots(&piece_to_char(white));
         assert_eq!(table.len(), XBOARD_PIECE_TYPES);
         let used: Vec<&String> = table.iter().filter(|s| *s != ".").collect();
-        assert_eq!(used.len(), 55);
+        // 28 base kinds and 15 promoted ones fill XBoard's 43 slots beside the king.
+        assert_eq!(used.len(), 44);
         let mut distinct = used.clone();
         distinct.sort();
         distinct.dedup();
-        assert_eq!(distinct.len(), 55);
+        assert_eq!(distinct.len(), 44);
         assert_eq!(
             table.last().map(String::as_str),
             Some(if white { "K" } else { "k" })
@@ -131,8 +132,11 @@ fn every_piece_in_the_start_position_is_in_the_table() {
 #[test]
 fn the_answer_to_variant_dai_is_one_setup_and_one_piece_line_per_kind() {
     let lines: Vec<String> = description().iter().map(ToString::to_string).collect();
-    assert_eq!(lines.len(), 1 + 55);
-    assert!(lines[0].starts_with("setup (PNBRQLUICSGAFTEOXWMVHDA'C'F'X'P'L!^P^N^B^R"));
+    assert_eq!(lines.len(), 1 + 44);
+    assert!(
+        lines[0]
+            .starts_with("setup (PNBRQLUICSGAFTEOXWMVHDA'C'F'X'P'L!^P^B^R^L^C^S^G^A^F^T^E^M^V^H^D")
+    );
     assert!(lines[0].contains(") 15x15+0_fairy lnuicsgkgsciunl/"));
     assert!(lines.contains(&"piece L!& KNADcaKmabK".to_string()));
     assert!(lines.contains(&"piece +L& vRfB".to_string()));
@@ -143,5 +147,43 @@ fn the_answer_to_variant_dai_is_one_setup_and_one_piece_line_per_kind() {
         .collect();
     ids.sort();
     ids.dedup();
-    assert_eq!(ids.len(), 55);
+    assert_eq!(ids.len(), 44);
+}
+
+#[test]
+fn promoted_kinds_without_a_slot_show_as_a_piece_that_moves_the_same() {
+    assert_eq!(xboard_piece("+N").as_deref(), Some("+P"));
+    assert_eq!(xboard_piece("+x'").as_deref(), Some("+p"));
+    assert_eq!(xboard_piece("+O").as_deref(), Some("L!"));
+    assert_eq!(xboard_piece("+x").as_deref(), Some("q"));
+    assert_eq!(xboard_piece("+P'").as_deref(), Some("E"));
+    assert_eq!(xboard_piece("+h").as_deref(), Some("+h"));
+    assert_eq!(xboard_piece("l!").as_deref(), Some("l!"));
+    assert_eq!(xboard_piece("+K"), None);
+    assert_eq!(xboard_piece("Z"), None);
+    // Every promoted ID shown has a slot or is a base kind.
+    let table = slots(&format!("{}{}", piece_to_char(true), piece_to_char(false)));
+    for kind in &KINDS {
+        for text in [kind.letters.to_string(), format!("+{}", kind.letters)] {
+            if let Some(id) = xboard_piece(&text) {
+                let slot = id.replace('+', "^");
+                assert!(
+                    table.contains(&slot),
+                    "{text} shows as {id}, which has no slot"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn boards_are_kirins_sfen_but_for_promoted_kinds_without_a_slot() {
+    let board = START_FEN.split(' ').next().unwrap();
+    assert_eq!(xboard_board(board).as_deref(), Some(board));
+    assert_eq!(
+        xboard_board("+N+o2+H/+x'14").as_deref(),
+        Some("+Pl!2+H/+p14")
+    );
+    assert_eq!(xboard_board("7Z7"), None);
+    assert_eq!(xboard_board("7+"), None);
 }

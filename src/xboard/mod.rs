@@ -8,3 +8,4 @@ pub mod dai;
 pub mod notation;
 pub mod output;
 pub mod protocol;
+pub mod session;

@@ -99,7 +99,7 @@ fn lion_moves_igui_and_the_pass_round_trip() {
     ];
     let on = |s: Square, (df, dr): (i8, i8)| {
         let (file, rank) = (s.file as i8 + df, s.rank as i8 + dr);
-        ((0..15).contains(&file) && (0..15).contains(&rank)).then(|| Square {
+        ((0..15).contains(&file) && (0..15).contains(&rank)).then_some(Square {
             file: file as u8,
             rank: rank as u8,
         })

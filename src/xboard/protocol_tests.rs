@@ -226,13 +226,13 @@ fn random_lines_never_panic() {
     let mut read = 0;
     for _ in 0..20_000 {
         let length = (next() % 40) as usize;
-        let line: Vec<u8> = if next() % 2 == 0 {
+        let line: Vec<u8> = if next().is_multiple_of(2) {
             (0..length).map(|_| next() as u8).collect()
         } else {
             let mut text = String::new();
             for _ in 0..(length % 6) {
                 text.push_str(words[(next() % words.len() as u64) as usize]);
-                if next() % 3 > 0 {
+                if !next().is_multiple_of(3) {
                     text.push(' ');
                 }
             }
