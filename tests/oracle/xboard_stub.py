@@ -39,7 +39,7 @@ for line in sys.stdin:
     word = line.split(" ")[0]
     if word == "protover":
         for feature in ['done=0', 'myname="kirin description stub"', 'variants="dai"',
-                        'setboard=1', 'usermove=1', 'ping=1', 'colors=0', 'sigint=0',
+                        'setboard=1', 'usermove=1', 'ping=1', 'colors=0', 'highlight=1', 'sigint=0',
                         'sigterm=0', 'done=1']:
             say(f"feature {feature}")
     elif word == "variant" and line.endswith(" dai"):
