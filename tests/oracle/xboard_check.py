@@ -7,7 +7,8 @@ Builds the description with `cargo run --example xboard_dai_description`, then r
    (with --screenshot FILE, a picture of it);
 2. a match of two scripted stubs from a staged position: a lion's double capture sent as two
    `move` legs, a pawn promotion, a knight promotion, a pass (`@@@@`);
-3. a move entered with the mouse (xdotool, when installed): XBoard sends `lift`/`put`.
+3. a move entered with the mouse (xdotool, when installed): XBoard sends `lift`/`put`;
+4. the same with the engine marking the target magenta: XBoard makes it a promotion.
 
 Needs xboard, xvfb, imagemagick (and xdotool for 3). Exits 1 when a check fails.
 Usage: python3 tests/oracle/xboard_check.py [--screenshot docs/xboard-dai-start.png]
@@ -90,6 +91,14 @@ def main():
         said = open(stub_log).read() if os.path.exists(stub_log) else ""
         check("< lift h5\n< put h6\n" in said and "< usermove h5h6" in said,
               "dragging h5 to h6 sends `lift h5`, `put h6`, `usermove h5h6`")
+        # 4. The engine marks h6 magenta (promotion) in answer to `lift h5`.
+        stub_log = os.path.join(tmp, "promotion-stub.log")
+        magenta = "highlight " + "/".join("7M7" if rank == 6 else "15" for rank in range(15, 0, -1))
+        xboard(tmp, "promotion", [f"{stub} h11h10"], [], drag,
+               env={"XB_STUB_LOG": stub_log, "XB_STUB_LIFT": magenta})
+        said = open(stub_log).read() if os.path.exists(stub_log) else ""
+        check(f"> {magenta}\n" in said and "< usermove h5h6+" in said,
+              "a square marked magenta on `lift` makes the dragged move a promotion (`h5h6+`)")
     print(f"logs in {tmp}")
     return 1 if failures else 0
 

@@ -9,6 +9,7 @@ the file named by XB_STUB_LOG, when set.
 Usage: xboard_stub.py DESCRIPTION_FILE [MOVE ...]
   XB_STUB_FEN replaces the start position of the setup line (to stage a lion's double move).
   Out of force mode the stub answers each `usermove` with its next move, as an engine would.
+  XB_STUB_LIFT / XB_STUB_PUT: a line to answer every `lift` / `put` with (`highlight ...`).
 """
 import os
 import sys
@@ -45,6 +46,9 @@ for line in sys.stdin:
     elif word == "variant" and line.endswith(" dai"):
         for out in description:
             say(out)
+    elif word in ("lift", "put") and os.environ.get(f"XB_STUB_{word.upper()}"):
+        # A canned answer to the highlight protocol, to see what XBoard makes of it.
+        say(os.environ[f"XB_STUB_{word.upper()}"])
     elif word == "ping":
         say("pong " + line.split(" ")[1])
     elif word in ("force", "result"):
