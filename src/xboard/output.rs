@@ -328,5 +328,10 @@ mod tests {
             highlight_fen(15, 15, &[(14, 14, 'C')]).split('/').next(),
             Some("14C")
         );
+        // The line the real XBoard 4.9.1 took as "h6 is a promotion square" (docs/xboard.md).
+        assert_eq!(
+            highlight_fen(15, 15, &[(7, 5, 'M')]),
+            "15/15/15/15/15/15/15/15/15/7M7/15/15/15/15/15"
+        );
     }
 }
