@@ -5,8 +5,8 @@ Builds the description with `cargo run --example xboard_dai_description`, then r
 `tests/oracle/xboard_stub.py` as XBoard's engine three times and reads XBoard's debug log:
 1. the start position: XBoard takes the setup and piece lines and draws the 15x15 board
    (with --screenshot FILE, a picture of it);
-2. a match of two scripted stubs from a staged position: a lion's double capture sent as two
-   `move` legs, a pawn promotion, a knight promotion, a pass (`@@@@`);
+2. a match of two scripted stubs from a staged position, with legality testing off and on: a
+   lion's double capture sent as two `move` legs, a pawn promotion, a knight promotion, a pass;
 3. a move entered with the mouse (xdotool, when installed): XBoard sends `lift`/`put`;
 4. the same with the engine marking the target magenta: XBoard makes it a promotion.
 
@@ -30,11 +30,11 @@ def check(condition, what):
         failures.append(what)
 
 
-def xboard(tmp, name, engines, extra, actions, env=None):
+def xboard(tmp, name, engines, extra, actions, env=None, legality="false"):
     """Runs XBoard with the stub engines; `actions` is shell run once the board is up."""
     log = os.path.join(tmp, name + ".log")
     args = ["/usr/games/xboard", "-fd", tmp, "-variant", "dai", "-debug", "-nameOfDebugFile",
-            log, "-testLegality", "false", "-boardSize", "medium"]
+            log, "-testLegality", legality, "-boardSize", "medium"]
     for flag, engine in zip(["-fcp", "-scp"], engines):
         args += [flag, engine]
     quoted = " ".join("'" + a.replace("'", "'\\''") + "'" for a in args + extra)
@@ -68,19 +68,23 @@ def main():
     staged = "14k/15/15/2N12/4P10/6p8/7p7/7L!7/15/15/15/15/15/15/K14 w - - 0 1"
     white = f"{stub} h8h9,h9g10 e11e12+ c12d14+ a1a2"
     black = f"{stub} o15o14 o14o13 @@@@ o13o12"
-    pgn = os.path.join(tmp, "match.pgn")
-    log = xboard(tmp, "match", [white, black], ["-mg", "1", "-st", "0:02", "-sgf", pgn,
-                 "-popupExitMessage", "false"], "sleep 25", env={"XB_STUB_FEN": staged})
-    # XBoard logs a relayed `usermove X` as `>second: usermove ` then `>second: X`.
-    relayed = lambda move: f">second: {move}\n" in log
-    check(relayed("h8h9,h9g10"),
-          "a lion double move sent as two `move` legs is relayed as `usermove h8h9,h9g10`")
-    check(relayed("e11e12+"), "a pawn promotion is relayed with its `+`")
-    check(relayed("c12d14") and not relayed("c12d14+"),
-          "a knight promotion loses its `+` (no slot for a promoted knight in 4.9.1)")
-    after_pass = log.split("<second: move @@@@", 1)
-    check(len(after_pass) == 2 and ">first : setboard " in after_pass[1],
-          "a pass (`@@@@`) is relayed to the other engine as a setboard")
+    # With legality testing off (kirin judges) and on (XBoard judges by the piece lines).
+    for legality in ["false", "true"]:
+        pgn = os.path.join(tmp, f"match-{legality}.pgn")
+        log = xboard(tmp, f"match-{legality}", [white, black], ["-mg", "1", "-st", "0:02",
+                     "-sgf", pgn, "-popupExitMessage", "false"], "sleep 25",
+                     env={"XB_STUB_FEN": staged}, legality=legality)
+        # XBoard logs a relayed `usermove X` as `>second: usermove ` then `>second: X`.
+        relayed = lambda move: f">second: {move}\n" in log
+        print(f"     -testLegality {legality}:")
+        check(relayed("h8h9,h9g10"),
+              "a lion double move sent as two `move` legs is relayed as `usermove h8h9,h9g10`")
+        check(relayed("e11e12+"), "a pawn promotion is relayed with its `+`")
+        check(relayed("c12d14") and not relayed("c12d14+"),
+              "a knight promotion loses its `+` (no slot for a promoted knight in 4.9.1)")
+        after_pass = log.split("<second: move @@@@", 1)
+        check(len(after_pass) == 2 and ">first : setboard " in after_pass[1],
+              "a pass (`@@@@`) is relayed to the other engine as a setboard")
 
     # 3. A move made with the mouse.
     if subprocess.run(["which", "xdotool"], capture_output=True).returncode == 0:
