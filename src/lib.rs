@@ -21,4 +21,5 @@ pub mod shogi;
 mod test_rng;
 pub mod tune;
 pub mod usi;
+pub mod xboard;
 pub mod yari;
