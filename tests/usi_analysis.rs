@@ -422,12 +422,13 @@ fn output_options_exist_and_shape_the_output() {
 #[test]
 fn option_names_with_spaces_and_empty_values() {
     let mut engine = Engine::ready();
-    engine.send("setoption name Skill Level value 3");
+    // A name with spaces is read whole (`Skill Level`, a known alias, is in tests/strength.rs).
+    engine.send("setoption name Contempt Factor value 3");
     let lines = engine.sync();
     assert_eq!(errors(&lines).len(), 1, "{lines:?}");
     assert_eq!(lines.len(), 1, "{lines:?}");
     assert!(
-        lines[0].contains("unknown option `Skill Level`"),
+        lines[0].contains("unknown option `Contempt Factor`"),
         "{lines:?}"
     );
     // `<empty>` is the empty string, as in an `option` line's `default <empty>`.
