@@ -29,8 +29,11 @@ FAIRY = "/usr/games/fairy-stockfish"
 GPS = "/usr/games/gpsusi"
 # The opening sets are GPL and stay in the shared folder: the real-engine tests read the first
 # line from there (a missing file fails them).
-TAYA36 = Path(__file__).resolve().parent.parent.parent / "shared" / "data" / "openings" / "taya36.sfen"
-TAYA1 = TAYA36.read_text().splitlines()[0].strip() if TAYA36.exists() else "missing: " + str(TAYA36)
+# A 36-ply opening as the match openings are: the first 36 moves of the 2014 Ryuo-sen game in
+# tests/data/kifu (MIT), so that the tests read no GPL opening file.
+OPENING36 = ("startpos moves 7g7f 3c3d 2g2f 4a3b 2f2e 2b8h+ 7i8h 3a2b 3i3h 2b3c 5i6h 7a7b 8h7g 6c6d "
+         "3h2g 7b6c 2g2f 1c1d 3g3f 4c4d 3f3e 8b4b 3e3d 3c3d 4i5h 7c7d 6h7h 6a7b 2f3g 3b3c 7h8h "
+         "8a7c 6g6f 4d4e 6i7h 5a6b")
 
 
 class EloTests(unittest.TestCase):
@@ -283,7 +286,7 @@ class RefereeFakeEngineTests(unittest.TestCase):
         self.assertEqual(res["reason"], "false declaration")
 
     def test_resign_and_record_parses(self):
-        res, csa = self.play(self.spec("first"), self.spec("resign"), opening=TAYA1, name="resign")
+        res, csa = self.play(self.spec("first"), self.spec("resign"), opening=OPENING36, name="resign")
         self.assertEqual((res["winner"], res["reason"]), ("black", "resign"))
         self.assertEqual(res["plies"], 37)
         kif = cshogi.CSA.Parser.parse_str(csa)[0]
@@ -296,7 +299,7 @@ class RefereeFakeEngineTests(unittest.TestCase):
 
     def test_cli_match_and_summarize(self):
         op = self.dir / "openings.sfen"
-        op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
+        op.write_text(OPENING36 + "\n" + "startpos moves 7g7f 3c3d\n")
         out = self.dir / "cli"
         s = M.main(["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                     "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out),
@@ -310,7 +313,7 @@ class RefereeFakeEngineTests(unittest.TestCase):
 
     def test_a_match_in_parts_is_summarized_as_one_and_tested_after_the_fact(self):
         op = self.dir / "openings.sfen"
-        op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
+        op.write_text(OPENING36 + "\n" + "startpos moves 7g7f 3c3d\n")
 
         def part(name, skip, byoyomi="200"):
             out = self.dir / name
@@ -340,7 +343,7 @@ class RefereeFakeEngineTests(unittest.TestCase):
 
     def test_an_interrupted_match_resumes_where_it_stopped(self):
         op = self.dir / "openings.sfen"
-        op.write_text(TAYA1 + "\n" + "startpos moves 7g7f 3c3d\n")
+        op.write_text(OPENING36 + "\n" + "startpos moves 7g7f 3c3d\n")
         out = self.dir / "resume"
         common = ["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                   "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet"]
@@ -418,7 +421,7 @@ class RefereeFakeEngineTests(unittest.TestCase):
 
     def test_a_decided_sprt_is_not_resumed(self):
         op = self.dir / "openings.sfen"
-        op.write_text(TAYA1 + "\n")
+        op.write_text(OPENING36 + "\n")
         out = self.dir / "decided"
         common = ["--engine", fake_spec("A", "first"), "--opponent", fake_spec("B", "resign"),
                   "--byoyomi", "200", "--concurrency", "2", "--openings", str(op), "--out", str(out), "--quiet",
@@ -467,7 +470,7 @@ class RealEngineTests(unittest.TestCase):
         g = M.parse_engine_spec("fairy,name=fairy-2" + SOUND_KEY)
         with tempfile.TemporaryDirectory() as d:
             rec = Path(d) / "g.csa"
-            res = M.play_game(f, g, TAYA1, {cshogi.BLACK: 50, cshogi.WHITE: 50}, rec)
+            res = M.play_game(f, g, OPENING36, {cshogi.BLACK: 50, cshogi.WHITE: 50}, rec)
             _replay_ok(self, res, rec.read_text())
             self.assertGreater(res["plies"], 36)
 
@@ -475,7 +478,7 @@ class RealEngineTests(unittest.TestCase):
         gps, f = M.parse_engine_spec("gpsshogi" + SOUND_KEY), M.parse_engine_spec("fairy" + SOUND_KEY)
         with tempfile.TemporaryDirectory() as d:
             rec = Path(d) / "g.csa"
-            res = M.play_game(gps, f, TAYA1, {cshogi.BLACK: 1000, cshogi.WHITE: 100}, rec, max_plies=40)
+            res = M.play_game(gps, f, OPENING36, {cshogi.BLACK: 1000, cshogi.WHITE: 100}, rec, max_plies=40)
             _replay_ok(self, res, rec.read_text())
             self.assertEqual(res["stats"]["black"]["moves"] + res["stats"]["white"]["moves"], res["plies"] - 36)
 
