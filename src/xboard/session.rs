@@ -426,7 +426,11 @@ impl<E: Engine> Session<E> {
             }
         });
         let Some(best) = best else {
-            out.push(Output::Debug("no move to play".into()));
+            // No move may still end the game (an entering-king declaration); else the search
+            // was abandoned for a later line (`force`, `new`, `quit`) and XBoard wants nothing.
+            if !self.claim_result(out) {
+                out.push(Output::Debug("no move to play".into()));
+            }
             return;
         };
         let text = match self.board.to_xboard(&best) {
