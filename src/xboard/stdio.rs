@@ -36,21 +36,19 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: Box<dyn Write + Sen
     }
     let name = concat!("kirin ", env!("CARGO_PKG_VERSION"));
     let mut session = Session::new(KirinEngine::new(Arc::clone(&interrupts)), name);
-    let mut write = |session_lines: Vec<super::output::Output>| {
-        for line in session_lines {
-            log::trace!("> {line}");
-            if let Err(e) = writeln!(output, "{line}").and_then(|()| output.flush()) {
-                // The GUI has gone; the end of input will follow.
-                log::debug!("stdout: {e}");
-            }
+    let mut write = |line: super::output::Output| {
+        log::trace!("> {line}");
+        if let Err(e) = writeln!(output, "{line}").and_then(|()| output.flush()) {
+            // The GUI has gone; the end of input will follow.
+            log::debug!("stdout: {e}");
         }
     };
-    write(session.handle(first));
+    session.handle_each(first, &mut write);
     // `None`: the end of input, which is taken as `quit`.
     while let Ok(Some(line)) = lines.recv() {
         interrupts.lower(interrupt_of(&line));
         log::trace!("< {line}");
-        write(session.handle(&line));
+        session.handle_each(&line, &mut write);
         if session.finished() {
             break;
         }
