@@ -160,6 +160,26 @@ mod tests {
     }
 
     #[test]
+    fn the_first_line_is_read_alone_with_its_text() {
+        let mut input = Cursor::new(b"xboard\nprotover 2\n".to_vec());
+        let (first, text) = read_first(&mut input);
+        assert!(matches!(first, Input::Command(Command::Unknown { .. })));
+        assert_eq!(text.trim(), "xboard");
+        let (second, text) = read_first(&mut input);
+        assert!(matches!(second, Input::Command(_)));
+        assert_eq!(
+            text, "protover 2\n",
+            "the rest is left for whoever reads next"
+        );
+        assert!(matches!(read_first(&mut input), (Input::End, t) if t.is_empty()));
+        let mut long = vec![b'x'; MAX_LINE + 1];
+        long.push(b'\n');
+        let (first, text) = read_first(&mut Cursor::new(long));
+        assert!(matches!(first, Input::TooLong(n) if n == MAX_LINE + 2));
+        assert!(text.is_empty());
+    }
+
+    #[test]
     fn reader_forwards_parsed_commands_then_end() {
         let (tx, rx) = crossbeam_channel::unbounded();
         let mut input = b"isready\n\xff\xfe bad\n".to_vec();
