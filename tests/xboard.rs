@@ -119,6 +119,11 @@ impl Cecp {
     /// `quit`, and the exit status within the deadline.
     fn quit(mut self) {
         self.send("quit");
+        self.end_of_input();
+    }
+
+    /// Closes the input, which a GUI that has gone leaves behind, and checks the exit status.
+    fn end_of_input(mut self) {
         self.stdin = None;
         let deadline = Instant::now() + TIMEOUT;
         loop {
@@ -330,4 +335,14 @@ fn analysis_runs_until_exit_and_quit_ends_it() {
     // Analysis again, ended by `quit` alone.
     e.send("analyze");
     e.quit();
+}
+
+#[test]
+fn end_of_input_during_analysis_ends_the_process() {
+    let mut e = Cecp::start(&["xboard"]);
+    e.handshake();
+    e.send("new");
+    e.send("analyze");
+    thread::sleep(Duration::from_millis(200));
+    e.end_of_input();
 }
