@@ -65,10 +65,7 @@ impl Cecp {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.lines.recv_timeout(left) {
                 Ok(line) => {
-                    assert!(
-                        line.is_ascii() && !line.is_empty() && !line.contains('\r'),
-                        "not a protocol line: {line:?}"
-                    );
+                    assert!(is_cecp_line(&line), "not a protocol line: {line:?}");
                     self.transcript.push(format!("< {line}"));
                     let finished = done(&line);
                     got.push(line);
@@ -135,6 +132,34 @@ impl Cecp {
             thread::sleep(Duration::from_millis(10));
         }
     }
+}
+
+/// Whether `line` is one of the lines an engine sends XBoard: anything else on stdout (a log
+/// line, a USI `info`) would confuse the GUI.
+fn is_cecp_line(line: &str) -> bool {
+    const STARTS: [&str; 13] = [
+        "feature ",
+        "setup (",
+        "piece ",
+        "move ",
+        "pong ",
+        "Illegal move",
+        "Error (",
+        "telluser ",
+        "tellusererror ",
+        "# ",
+        "highlight ",
+        "Hint: ",
+        "resign",
+    ];
+    let thinking =
+        line.split(' ').take(4).all(|n| n.parse::<i64>().is_ok()) && line.split(' ').count() >= 4;
+    let result = ["1-0 {", "0-1 {", "1/2-1/2 {"]
+        .iter()
+        .any(|r| line.starts_with(r));
+    line.is_ascii()
+        && !line.contains('\r')
+        && (STARTS.iter().any(|s| line.starts_with(s)) || thinking || result)
 }
 
 impl Drop for Cecp {
