@@ -354,6 +354,9 @@ fn analysis_runs_until_exit_and_quit_ends_it() {
     // Thinking lines come while the analysis runs, not only once it is stopped.
     let first = e.read_until(|l| l.starts_with(|c: char| c.is_ascii_digit()));
     assert!(first.iter().all(|l| !l.starts_with("move ")), "{first:?}");
+    // `ping` is answered during the analysis, which never ends by itself.
+    e.send("ping 5");
+    e.read_until(|l| l == "pong 5");
     e.send("exit");
     let lines = e.sync(4);
     assert!(lines.iter().all(|l| !l.starts_with("move ")), "{lines:?}");

@@ -41,6 +41,8 @@ pub struct Interrupts {
     /// Lines after which the move being searched must not be played (`force`, `new`, `quit`,
     /// the end of input, ...): XBoard no longer expects it.
     abandon: AtomicUsize,
+    /// An analysis runs now (a search that ends only when stopped).
+    analysing: AtomicBool,
 }
 
 /// What a pending line does to a running search.
@@ -73,6 +75,10 @@ impl Interrupts {
         };
         // Never below zero, even if a caller lowers what it did not raise.
         let _ = counter.fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| n.checked_sub(1));
+    }
+
+    pub fn analysing(&self) -> bool {
+        self.analysing.load(Ordering::SeqCst)
     }
 
     fn stopping(&self) -> bool {
@@ -292,6 +298,9 @@ impl Engine for KirinEngine {
         let (lines_tx, lines) = crossbeam_channel::unbounded();
         let interrupts = Arc::clone(&self.interrupts);
         let game = &mut self.game;
+        interrupts
+            .analysing
+            .store(limits.infinite, Ordering::SeqCst);
         let outcome = thread::scope(|scope| {
             let searching = scope.spawn(move || {
                 let mut forward = move |r: Report<String>| {
@@ -320,6 +329,7 @@ impl Engine for KirinEngine {
             }
             searching.join().ok().flatten()
         });
+        self.interrupts.analysing.store(false, Ordering::SeqCst);
         if self.interrupts.abandoning() {
             return None;
         }

@@ -3,10 +3,11 @@
 //! hands each line to the [`Session`] and writes its answers.
 
 use super::kirin::{Interrupt, Interrupts, KirinEngine};
+use super::output::Output;
 use super::protocol::{Command, parse_command};
 use super::session::Session;
 use std::io::{self, BufRead, Write};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
 /// Far above any real line, low enough that input without newlines cannot hoard memory.
@@ -23,26 +24,22 @@ pub fn run_stdio() {
 
 /// Speaks CECP on any pair of streams. `first` is a line already read (the `xboard` that
 /// made the USI loop hand over), handled before the rest of `input`.
-pub fn run(input: impl BufRead + Send + 'static, mut output: Box<dyn Write + Send>, first: &str) {
+pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>, first: &str) {
     let interrupts = Arc::new(Interrupts::default());
+    let output = Arc::new(Mutex::new(output));
     let (lines_tx, lines) = crossbeam_channel::unbounded::<Option<String>>();
     let reader_interrupts = Arc::clone(&interrupts);
+    let reader_output = Arc::clone(&output);
     let reader = thread::Builder::new()
         .name("xboard-reader".into())
-        .spawn(move || read_lines(input, &reader_interrupts, &lines_tx));
+        .spawn(move || read_lines(input, &reader_interrupts, &reader_output, &lines_tx));
     if let Err(e) = reader {
         log::error!("cannot start the input thread: {e}");
         return;
     }
     let name = concat!("kirin ", env!("CARGO_PKG_VERSION"));
     let mut session = Session::new(KirinEngine::new(Arc::clone(&interrupts)), name);
-    let mut write = |line: super::output::Output| {
-        log::trace!("> {line}");
-        if let Err(e) = writeln!(output, "{line}").and_then(|()| output.flush()) {
-            // The GUI has gone; the end of input will follow.
-            log::debug!("stdout: {e}");
-        }
-    };
+    let mut write = |line: Output| write_line(&output, &line);
     session.handle_each(first, &mut write);
     // `None`: the end of input, which is taken as `quit`.
     while let Ok(Some(line)) = lines.recv() {
@@ -52,6 +49,17 @@ pub fn run(input: impl BufRead + Send + 'static, mut output: Box<dyn Write + Sen
         if session.finished() {
             break;
         }
+    }
+}
+
+/// Writes one line and flushes it, under the lock that keeps the two threads' lines whole.
+fn write_line(output: &Mutex<Box<dyn Write + Send>>, line: &Output) {
+    log::trace!("> {line}");
+    // A writer that panicked mid-line left nothing a new line cannot follow.
+    let mut output = output.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Err(e) = writeln!(output, "{line}").and_then(|()| output.flush()) {
+        // The GUI has gone; the end of input will follow.
+        log::debug!("stdout: {e}");
     }
 }
 
@@ -83,6 +91,7 @@ pub fn interrupt_of(line: &str) -> Interrupt {
 fn read_lines(
     mut input: impl BufRead,
     interrupts: &Interrupts,
+    output: &Mutex<Box<dyn Write + Send>>,
     lines: &crossbeam_channel::Sender<Option<String>>,
 ) {
     let mut buf = Vec::new();
@@ -100,6 +109,17 @@ fn read_lines(
             continue;
         }
         let line = String::from_utf8_lossy(&buf).trim_end().to_string();
+        // CECP wants `ping` answered at once during analysis, which never ends by itself.
+        // Only once every earlier line was taken is the analysis running the one for the
+        // position XBoard has (the queue is looked at before the analysis, which the session
+        // starts only after taking the line that asked for it).
+        if let Ok(Command::Ping(n)) = parse_command(&line)
+            && lines.is_empty()
+            && interrupts.analysing()
+        {
+            write_line(output, &Output::Pong(n));
+            continue;
+        }
         let kind = interrupt_of(&line);
         interrupts.raise(kind);
         if lines.send(Some(line)).is_err() {
