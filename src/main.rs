@@ -9,6 +9,8 @@ use std::time::Instant;
 const USAGE: &str = "\
 usage:
   kirin                        speak USI on stdin/stdout (what GUIs run)
+  kirin xboard                 speak XBoard's CECP protocol 2 (also when `xboard` is the
+                               first line read); see docs/xboard.md
   kirin perft [--variant V] <depth> [<sfen>]
                                count leaf nodes, per root move
   kirin bench [--variant V] [--eval FILE] [<depth> [<threads>]]
@@ -38,6 +40,10 @@ fn main() -> ExitCode {
     match args.as_slice() {
         [] => {
             kirin::usi::engine::run_stdio();
+            ExitCode::SUCCESS
+        }
+        ["xboard"] => {
+            kirin::xboard::run_stdio();
             ExitCode::SUCCESS
         }
         ["perft", rest @ ..] => match variant_arg(rest) {

@@ -34,7 +34,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, select, unbounded};
 
-use self::io::{Input, Out, read_commands};
+use self::io::{Input, Out, read_commands, read_first};
 use self::jobs::{Job, JobKind, Running};
 use self::options::Options;
 use self::worker::{MAX_PERFT_DEPTH, WorkerMessage};
@@ -61,12 +61,24 @@ pub fn run_stdio() {
 }
 
 /// Speaks USI on any pair of streams (tests use in-memory ones).
-pub fn run(input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) {
+pub fn run(mut input: impl BufRead + Send + 'static, output: Box<dyn Write + Send>) {
+    // GUIs that start an engine without arguments and speak XBoard's protocol open with
+    // `xboard`; the first line decides which protocol the rest is read in.
+    let (first, first_line) = read_first(&mut input);
+    if first_line.trim() == "xboard" {
+        crate::xboard::stdio::run(input, output, &first_line);
+        return;
+    }
     let out = Out::new(output);
     let (commands_tx, commands) = unbounded();
     let reader = thread::Builder::new()
         .name("usi-reader".into())
-        .spawn(move || read_commands(input, commands_tx));
+        .spawn(move || {
+            let end = matches!(first, Input::End);
+            if commands_tx.send(first).is_ok() && !end {
+                read_commands(input, commands_tx);
+            }
+        });
     if let Err(e) = reader {
         log::error!("cannot start the input thread: {e}");
         return;

@@ -171,18 +171,25 @@ impl<E: Engine> Session<E> {
 
     /// The lines to send for one input line.
     pub fn handle(&mut self, line: &str) -> Vec<Output> {
-        let mut out = Vec::new();
+        let mut lines = Vec::new();
+        self.handle_each(line, &mut |output| lines.push(output));
+        lines
+    }
+
+    /// Passes each line to send for one input line to `send` as soon as it is known, so that
+    /// thinking lines reach the GUI while the search runs.
+    pub fn handle_each(&mut self, line: &str, send: &mut dyn FnMut(Output)) {
+        let out = &mut Emit(send);
         match parse_command(line) {
-            Ok(command) => self.command(command, &mut out),
+            Ok(command) => self.command(command, out),
             Err(error) => out.push(Output::Error {
                 reason: error.reason,
                 command: error.line,
             }),
         }
-        out
     }
 
-    fn command(&mut self, command: Command, out: &mut Vec<Output>) {
+    fn command(&mut self, command: Command, out: &mut Emit<'_>) {
         match command {
             Command::Protover(_) => {
                 let variants = self.engine.variants();
@@ -304,7 +311,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// Starts `variant`; false (with an error line) when the engine does not play it.
-    fn new_game(&mut self, variant: &str, out: &mut Vec<Output>) -> bool {
+    fn new_game(&mut self, variant: &str, out: &mut Emit<'_>) -> bool {
         self.analyzing = false;
         self.plies = 0;
         self.expected_reply = None;
@@ -320,7 +327,7 @@ impl<E: Engine> Session<E> {
         }
     }
 
-    fn user_move(&mut self, text: &str, out: &mut Vec<Output>) {
+    fn user_move(&mut self, text: &str, out: &mut Emit<'_>) {
         let kirin = match self.board.to_kirin(text) {
             Ok(kirin) => kirin,
             Err(why) => {
@@ -351,7 +358,7 @@ impl<E: Engine> Session<E> {
 
     /// XBoard's FEN to kirin's SFEN: the board as it stands (kirin's letters are XBoard's),
     /// side to move turned into SFEN's (`w`, XBoard's first mover, is sente `b`).
-    fn set_board(&mut self, fen: &str, out: &mut Vec<Output>) {
+    fn set_board(&mut self, fen: &str, out: &mut Emit<'_>) {
         let mut fields = fen.split_whitespace();
         let board = fields.next().unwrap_or("");
         let side = match fields.next() {
@@ -379,7 +386,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// Sends the result line once the game is over by rule; true when it is.
-    fn claim_result(&mut self, out: &mut Vec<Output>) -> bool {
+    fn claim_result(&mut self, out: &mut Emit<'_>) -> bool {
         let Some(outcome) = self.engine.outcome() else {
             return false;
         };
@@ -411,7 +418,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// Searches, sends the thinking lines and the move, plays it, and claims a result.
-    fn think(&mut self, out: &mut Vec<Output>) {
+    fn think(&mut self, out: &mut Emit<'_>) {
         if self.claim_result(out) {
             return;
         }
@@ -426,7 +433,11 @@ impl<E: Engine> Session<E> {
             }
         });
         let Some(best) = best else {
-            out.push(Output::Debug("no move to play".into()));
+            // No move may still end the game (an entering-king declaration); else the search
+            // was abandoned for a later line (`force`, `new`, `quit`) and XBoard wants nothing.
+            if !self.claim_result(out) {
+                out.push(Output::Debug("no move to play".into()));
+            }
             return;
         };
         let text = match self.board.to_xboard(&best) {
@@ -450,7 +461,7 @@ impl<E: Engine> Session<E> {
     }
 
     /// In analyze mode, searches the new position (until stopped) and sends its lines.
-    fn reanalyze(&mut self, out: &mut Vec<Output>) {
+    fn reanalyze(&mut self, out: &mut Emit<'_>) {
         if !self.analyzing {
             return;
         }
@@ -464,7 +475,7 @@ impl<E: Engine> Session<E> {
 
     /// Marks where the piece on `square` can go: yellow a destination, magenta one where it
     /// may promote, cyan the first square of a multi-leg move (XBoard then waits for the rest).
-    fn lift(&mut self, square: &str, out: &mut Vec<Output>) {
+    fn lift(&mut self, square: &str, out: &mut Emit<'_>) {
         let Some((from, _)) = self.board.read_xboard_square(square.as_bytes()) else {
             out.push(error("bad square", &format!("lift {square}")));
             return;
@@ -509,6 +520,21 @@ impl<E: Engine> Session<E> {
             self.board.ranks,
             &marks,
         )));
+    }
+}
+
+/// Where the answers to one input line go, each as it is known.
+struct Emit<'a>(&'a mut dyn FnMut(Output));
+
+impl Emit<'_> {
+    fn push(&mut self, line: Output) {
+        (self.0)(line);
+    }
+
+    fn extend(&mut self, lines: impl IntoIterator<Item = Output>) {
+        for line in lines {
+            self.push(line);
+        }
     }
 }
 

@@ -64,18 +64,35 @@ pub const MAX_LINE: usize = 1 << 20;
 pub fn read_commands(mut input: impl BufRead, commands: Sender<Input>) {
     let mut line = Vec::new();
     loop {
-        let message = match read_line_capped(&mut input, &mut line, MAX_LINE) {
-            Ok(None) => Input::End,
-            Ok(Some(length)) if length > MAX_LINE => Input::TooLong(length),
-            Ok(Some(_)) => Input::Command(parse_one(&String::from_utf8_lossy(&line))),
-            Err(e) => {
-                log::warn!("stdin: {e}");
-                Input::End
-            }
-        };
+        let message = read_one(&mut input, &mut line);
         let end = matches!(message, Input::End);
         if commands.send(message).is_err() || end {
             return;
+        }
+    }
+}
+
+/// The first line, as the reader thread would pass it on, and its text (empty unless it is a
+/// command), read before the reader starts so that the first line can choose the protocol.
+pub fn read_first(input: &mut impl BufRead) -> (Input, String) {
+    let mut line = Vec::new();
+    let message = read_one(input, &mut line);
+    let text = match message {
+        Input::Command(_) => String::from_utf8_lossy(&line).into_owned(),
+        _ => String::new(),
+    };
+    (message, text)
+}
+
+/// The next line, parsed, using `line` as its buffer.
+fn read_one(input: &mut impl BufRead, line: &mut Vec<u8>) -> Input {
+    match read_line_capped(input, line, MAX_LINE) {
+        Ok(None) => Input::End,
+        Ok(Some(length)) if length > MAX_LINE => Input::TooLong(length),
+        Ok(Some(_)) => Input::Command(parse_one(&String::from_utf8_lossy(line))),
+        Err(e) => {
+            log::warn!("stdin: {e}");
+            Input::End
         }
     }
 }
@@ -140,6 +157,26 @@ mod tests {
             vec![(11, b"01234".to_vec()), (3, b"ok\n".to_vec())]
         );
         assert!(lines(b"", 5).is_empty());
+    }
+
+    #[test]
+    fn the_first_line_is_read_alone_with_its_text() {
+        let mut input = Cursor::new(b"xboard\nprotover 2\n".to_vec());
+        let (first, text) = read_first(&mut input);
+        assert!(matches!(first, Input::Command(Command::Unknown { .. })));
+        assert_eq!(text.trim(), "xboard");
+        let (second, text) = read_first(&mut input);
+        assert!(matches!(second, Input::Command(_)));
+        assert_eq!(
+            text, "protover 2\n",
+            "the rest is left for whoever reads next"
+        );
+        assert!(matches!(read_first(&mut input), (Input::End, t) if t.is_empty()));
+        let mut long = vec![b'x'; MAX_LINE + 1];
+        long.push(b'\n');
+        let (first, text) = read_first(&mut Cursor::new(long));
+        assert!(matches!(first, Input::TooLong(n) if n == MAX_LINE + 2));
+        assert!(text.is_empty());
     }
 
     #[test]

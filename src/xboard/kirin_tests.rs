@@ -1,0 +1,155 @@
+use super::*;
+
+fn engine() -> KirinEngine {
+    KirinEngine::new(Arc::new(Interrupts::default()))
+}
+
+fn timed(ms: u64) -> Limits {
+    Limits {
+        move_time: Some(ms),
+        ..Limits::default()
+    }
+}
+
+#[test]
+fn variants_come_from_the_one_table() {
+    let mut e = engine();
+    assert_eq!(e.variants(), vec!["shogi", "dai"]);
+    assert!(e.new_game("dai").is_ok());
+    assert_eq!(e.game.name(), "daishogi");
+    assert!(e.new_game("shogi").is_ok());
+    assert_eq!(e.game.name(), "shogi");
+    assert!(e.new_game("chess").is_err());
+    assert_eq!(e.game.name(), "shogi", "a refused variant keeps the game");
+}
+
+#[test]
+fn moves_are_played_refused_and_taken_back() {
+    let mut e = engine();
+    e.new_game("shogi").unwrap();
+    assert_eq!(
+        e.side_to_move(),
+        Side::White,
+        "sente moves first, XBoard's White"
+    );
+    assert!(e.play("7g7f").is_ok());
+    assert_eq!(e.side_to_move(), Side::Black);
+    assert!(
+        e.play("7g7f").is_err(),
+        "sente's pawn again, but gote is to move"
+    );
+    assert!(e.play("3c3d").is_ok());
+    let after_two = e.game.sfen();
+    assert!(e.undo());
+    assert!(e.play("3c3d").is_ok());
+    assert_eq!(e.game.sfen(), after_two);
+    assert!(e.undo() && e.undo());
+    assert!(!e.undo(), "nothing left to take back");
+    assert_eq!(e.side_to_move(), Side::White);
+}
+
+#[test]
+fn undo_after_setboard_returns_to_that_position() {
+    let mut e = engine();
+    e.new_game("shogi").unwrap();
+    let sfen = "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2";
+    e.set_position(sfen).unwrap();
+    assert_eq!(e.side_to_move(), Side::Black);
+    e.play("3c3d").unwrap();
+    assert!(e.undo());
+    assert_eq!(e.game.sfen(), sfen);
+    assert!(e.set_position("not a position").is_err());
+    assert_eq!(e.game.sfen(), sfen, "a refused position changes nothing");
+}
+
+#[test]
+fn no_legal_move_loses_for_the_side_to_move() {
+    let mut e = engine();
+    e.new_game("shogi").unwrap();
+    assert_eq!(e.outcome(), None);
+    // Gote's king on 1a; sente's gold on 1b, guarded by a lance, covers every square.
+    e.set_position("8k/8G/8L/9/9/9/9/9/K8 w - 1").unwrap();
+    assert!(e.legal_moves().is_empty());
+    let outcome = e.outcome().expect("over");
+    assert_eq!(outcome.winner, Some(Side::White));
+}
+
+#[test]
+fn a_timed_search_returns_a_legal_move_in_dai() {
+    let mut e = engine();
+    e.new_game("dai").unwrap();
+    e.set_hash_mb(8);
+    let mut lines = 0;
+    let best = e
+        .search(&timed(200), &AtomicBool::new(false), &mut |_| lines += 1)
+        .expect("a move");
+    assert!(e.legal_moves().contains(&best), "{best}");
+    assert!(lines > 0, "thinking lines are reported");
+}
+
+#[test]
+fn a_pending_interrupt_ends_an_infinite_search() {
+    let interrupts = Arc::new(Interrupts::default());
+    let mut e = KirinEngine::new(Arc::clone(&interrupts));
+    e.set_hash_mb(8);
+    let analyse = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    interrupts.raise(Interrupt::Stop);
+    let best = e.search(&analyse, &AtomicBool::new(false), &mut |_| {});
+    assert!(best.is_some(), "a stopped search keeps its move");
+    interrupts.lower(Interrupt::Stop);
+    interrupts.raise(Interrupt::Abandon);
+    let best = e.search(&analyse, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(best, None, "an abandoned search sends nothing");
+    interrupts.lower(Interrupt::Abandon);
+    interrupts.lower(Interrupt::Abandon);
+    assert!(!interrupts.stopping(), "counts never go below zero");
+}
+
+#[test]
+fn the_session_stop_flag_ends_a_search() {
+    let mut e = engine();
+    e.set_hash_mb(8);
+    let analyse = Limits {
+        infinite: true,
+        ..Limits::default()
+    };
+    let best = e.search(&analyse, &AtomicBool::new(true), &mut |_| {});
+    assert!(best.is_some());
+}
+
+#[test]
+fn moves_to_go_caps_the_time_share() {
+    let e = engine();
+    let limits = Limits {
+        own_time: Some(600_000),
+        moves_to_go: Some(1000),
+        ..Limits::default()
+    };
+    let clock = e.clock(&limits).expect("a clock");
+    assert!(clock.time_left < 600_000);
+    let st = e.clock(&timed(1000)).expect("a clock");
+    assert_eq!(st.movetime, Some(1000));
+    assert_eq!(e.clock(&Limits::default()), None);
+}
+
+#[test]
+fn mate_scores_use_xboards_convention() {
+    let info = |score| search::PvInfo {
+        depth: 3,
+        seldepth: 3,
+        multipv: 1,
+        score,
+        bound: search::ScoreBound::Exact,
+        nodes: 10,
+        nps: 0,
+        time_ms: 5,
+        hashfull: 0,
+        pv: vec!["7g7f".to_string()],
+    };
+    assert_eq!(thinking(&info(Score::Mate(3))).unwrap().score, 100_002);
+    assert_eq!(thinking(&info(Score::Mate(-2))).unwrap().score, -100_001);
+    assert_eq!(thinking(&info(Score::Mate(0))).unwrap().score, -100_000);
+}
