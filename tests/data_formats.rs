@@ -5,47 +5,21 @@
 //!
 //! `tests/oracle/data_oracle.py` runs the Python libraries under `timeout`.
 
+mod common;
+
+use kirin::book::Rng;
 use kirin::shogi::{Position, START_SFEN, legal_moves};
 use kirin::tune::records::{self, ChainReader, ChainWriter};
 use kirin::tune::sbinpack::{self, Chain};
 use serde_json::{Value, json};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-fn python() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python")
-}
-
-/// Runs the oracle's `cmd` on `path` with `input` on stdin; panics with its stderr unless it
-/// succeeded.
+/// The Python producers' reading or writing of `path` (`tests/oracle/data_oracle.py`: rsshogi,
+/// ShogiArena and cshogi).
 fn oracle(cmd: &str, path: &Path, input: &str) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/data_oracle.py");
-    let mut child = Command::new("timeout")
-        .arg("300")
-        .arg(python())
-        .arg(&script)
-        .arg(cmd)
-        .arg(path)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the data oracle under timeout");
-    let mut stdin = child.stdin.take().expect("oracle stdin");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("wait for the data oracle");
-    let _ = writer.join();
-    assert!(
-        out.status.success(),
-        "the data oracle failed ({}); it needs .venv with rsshogi, shogiarena and cshogi\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("oracle output is UTF-8")
+    let path = path.to_string_lossy();
+    common::python_oracle("data_oracle.py", &[cmd, &path], input)
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -54,19 +28,9 @@ fn temp_dir(name: &str) -> PathBuf {
     dir
 }
 
-/// xorshift64*, so failures replay.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
+/// A uniform index below `n` from the seeded generator, so failures replay.
+fn below(rng: &mut Rng, n: usize) -> usize {
+    rng.below(n as u64) as usize
 }
 
 /// The even start and handicap starts (pieces missing from board and hands, White to move),
@@ -83,22 +47,22 @@ const STARTS: [&str; 6] = [
 /// Random legal games of random length with random scores (some large, to exercise long score
 /// deltas) and results.
 fn random_games(n: usize, seed: u64) -> Vec<Chain> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..n)
         .map(|g| {
             let start = Position::from_sfen(STARTS[g % STARTS.len()]).unwrap();
             let mut pos = start.clone();
             let (mut moves, mut scores) = (Vec::new(), Vec::new());
-            let len = 1 + rng.below(160);
+            let len = 1 + below(&mut rng, 160);
             for _ in 0..len {
                 let legal = legal_moves(&pos);
                 if legal.is_empty() {
                     break;
                 }
-                let m = legal[rng.below(legal.len())];
-                let score = match rng.below(10) {
-                    0 => rng.below(64001) as i32 - 32000,
-                    _ => rng.below(2001) as i32 - 1000,
+                let m = legal[below(&mut rng, legal.len())];
+                let score = match below(&mut rng, 10) {
+                    0 => below(&mut rng, 64001) as i32 - 32000,
+                    _ => below(&mut rng, 2001) as i32 - 1000,
                 };
                 moves.push(m);
                 scores.push(score);
@@ -108,7 +72,7 @@ fn random_games(n: usize, seed: u64) -> Vec<Chain> {
                 start,
                 moves,
                 scores,
-                result: [0, 1, 2, 6, 10, 16, 21][rng.below(7)],
+                result: [0, 1, 2, 6, 10, 16, 21][below(&mut rng, 7)],
                 stem_score: 0,
                 metadata: Vec::new(),
             }
@@ -294,13 +258,13 @@ fn psv_written_by_cshogi_reads_back_in_kirin_and_kirin_writes_the_same_bytes() {
 /// The generator's text for `games`, keeping a random two thirds of the positions not in check
 /// (as its quiet filter keeps some), with the game each line comes from.
 fn text_of(games: &[Chain], seed: u64) -> (String, Vec<usize>) {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let (mut out, mut source) = (String::new(), Vec::new());
     for (n, g) in games.iter().enumerate() {
         let black = sbinpack::black_result(g.result).unwrap();
         let mut pos = g.start.clone();
         for (&m, &score) in g.moves.iter().zip(&g.scores) {
-            if rng.below(3) > 0 && !pos.in_check() {
+            if below(&mut rng, 3) > 0 && !pos.in_check() {
                 let r = if pos.side_to_move() == kirin::shogi::Color::Black {
                     black
                 } else {

@@ -4,6 +4,8 @@
 //!
 //! `tests/oracle/kifu_oracle.py` runs cshogi (an independent shogi library) under `timeout`.
 
+mod common;
+
 use kirin::kifu::encoding::encode_text;
 use kirin::kifu::japanese::{mark, move_to_ki2, move_to_kif, parse_ki2_move, parse_kif_move};
 use kirin::kifu::{
@@ -11,50 +13,13 @@ use kirin::kifu::{
     write_kif, write_usi,
 };
 use kirin::shogi::{Color, Move, Piece, PieceType, Position, START_SFEN, Square, legal_moves};
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
 // ---- helpers -------------------------------------------------------------------------------
 
-fn python() -> PathBuf {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    if venv.exists() {
-        venv
-    } else {
-        PathBuf::from("python3")
-    }
-}
-
-/// Runs the oracle with `args` and `input` on stdin under `timeout`; panics with its stderr
-/// unless it succeeded.
+/// cshogi's reading of records and move text (`tests/oracle/kifu_oracle.py`).
 fn oracle(args: &[&str], input: &str) -> String {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/kifu_oracle.py");
-    let mut child = Command::new("timeout")
-        .arg("600")
-        .arg(python())
-        .arg(&script)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the kifu oracle under timeout");
-    let mut stdin = child.stdin.take().expect("oracle stdin");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let out = child.wait_with_output().expect("wait for the kifu oracle");
-    let _ = writer.join();
-    assert!(
-        out.status.success(),
-        "the kifu oracle failed ({}); cshogi is needed: python3 -m venv .venv && \
-         .venv/bin/pip install cshogi\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("oracle output is UTF-8")
+    common::python_oracle("kifu_oracle.py", args, input)
 }
 
 fn data_dir() -> PathBuf {

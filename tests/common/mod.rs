@@ -328,3 +328,40 @@ pub fn bench_nodes(args: &[&str]) -> String {
         .find_map(|l| l.strip_prefix("Nodes searched: ").map(str::to_string))
         .expect("a node count")
 }
+
+/// Runs `tests/oracle/<script>` (an independent library's view, in Python) with `args` under
+/// `timeout`, `input` on stdin, with `.venv/bin/python` when present; panics with its stderr
+/// unless it succeeded.
+pub fn python_oracle(script: &str, args: &[&str], input: &str) -> String {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let venv = root.join(".venv/bin/python");
+    let python = if venv.exists() {
+        venv
+    } else {
+        std::path::PathBuf::from("python3")
+    };
+    let mut child = Command::new("timeout")
+        .arg("600")
+        .arg(python)
+        .arg(root.join("tests/oracle").join(script))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("run an oracle under timeout");
+    let mut stdin = child.stdin.take().expect("oracle stdin");
+    let input = input.to_string();
+    let writer = thread::spawn(move || {
+        let _ = stdin.write_all(input.as_bytes());
+    });
+    let out = child.wait_with_output().expect("wait for the oracle");
+    let _ = writer.join();
+    assert!(
+        out.status.success(),
+        "{script} failed ({}); `bash tuning/setup.sh` installs what it needs in .venv\n{}",
+        out.status,
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("oracle output is UTF-8")
+}
