@@ -332,34 +332,35 @@ fn decide<G: Game>(
     }
     let nodes: u64 = counters.iter().map(|n| n.load(Ordering::Relaxed)).sum();
     let searched = opts.multipv.clamp(1, best.root_moves.len());
-    if let Some(skill) = skill {
+    let chosen = match skill {
         // One of the searched lines, reported as the only one, since it is what is played.
-        let scores: Vec<i32> = best.root_moves[..searched]
-            .iter()
-            .map(|rm| rm.score.max(rm.prev_score))
-            .collect();
-        let chosen = skill.choose(&scores, pos.key());
-        let line = final_line(pos, best, chosen, nodes, tt, start, reporter).map(|mut info| {
-            info.multipv = 1;
-            info
-        });
-        reporter.final_lines(line.into_iter().collect());
-        if let Some(hold) = hold {
-            while start.elapsed() < hold && !control.asked_to_stop() {
-                std::thread::sleep(Duration::from_millis(1));
+        Some(skill) => {
+            let scores: Vec<i32> = best.root_moves[..searched]
+                .iter()
+                .map(|rm| rm.score.max(rm.prev_score))
+                .collect();
+            let chosen = skill.choose(&scores, pos.key());
+            let line = final_line(pos, best, chosen, nodes, tt, start, reporter).map(|mut info| {
+                info.multipv = 1;
+                info
+            });
+            reporter.final_lines(line.into_iter().collect());
+            if let Some(hold) = hold {
+                while start.elapsed() < hold && !control.asked_to_stop() {
+                    std::thread::sleep(Duration::from_millis(1));
+                }
             }
+            chosen
         }
-        let rm = &best.root_moves[chosen];
-        let ponder = rm.pv.get(1).copied();
-        return Outcome::Move {
-            best: rm.mv,
-            ponder,
-        };
-    }
-    let lines = (0..searched)
-        .filter_map(|i| final_line(pos, best, i, nodes, tt, start, reporter))
-        .collect();
-    reporter.final_lines(lines);
+        None => {
+            let lines = (0..searched)
+                .filter_map(|i| final_line(pos, best, i, nodes, tt, start, reporter))
+                .collect();
+            reporter.final_lines(lines);
+            0
+        }
+    };
+    let rm = &best.root_moves[chosen];
     let ponder = rm
         .pv
         .get(1)
