@@ -134,6 +134,14 @@ def main(argv=None):
     binary = args.kirin
     build = "kirin " + hashlib.sha256(Path(binary).read_bytes()).hexdigest()[:12]
 
+    # The floor first: it is the quickest match and a target of its own; then the ladder from the
+    # bottom up, so that an interrupted run has measured the cheap pairs; the anchor last, since
+    # full strength plays on the clock and wants an idle machine.
+    floor = None
+    if args.floor_games:
+        mover = f"random,cmd={sys.executable} {HERE / 'random_mover.py'} 1,name=random"
+        floor = played(out / f"L{levels[0]}-vs-random", level_spec(binary, levels[0], 100, args.byoyomi),
+                       mover + f",margin={10 * args.byoyomi}", args.floor_games, args)
     diffs, games = [], {}
     for lo, hi in zip(levels, levels[1:]):
         s = played(out / f"L{hi}-vs-L{lo}", level_spec(binary, hi, 100 + hi, args.byoyomi),
@@ -143,11 +151,6 @@ def main(argv=None):
     s = played(out / "full-vs-gpsshogi", level_spec(binary, 20, 120, args.byoyomi), "gpsshogi",
                args.anchor_games, args)
     anchor_diff = difference(s)
-    floor = None
-    if args.floor_games:
-        mover = f"random,cmd={sys.executable} {HERE / 'random_mover.py'} 1,name=random"
-        floor = played(out / f"L{levels[0]}-vs-random", level_spec(binary, levels[0], 100, args.byoyomi),
-                       mover + f",margin={10 * args.byoyomi}", args.floor_games, args)
     ratings = chain(levels, diffs, anchor_diff)
     text = table(levels, ratings, games, floor, build)
     (out / "levels.md").write_text(text)
