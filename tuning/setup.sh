@@ -16,6 +16,13 @@ missing=()
 [ -x /usr/games/fairy-stockfish ] || missing+=(fairy-stockfish)
 [ -x /usr/games/hachu ] || missing+=(hachu)
 command -v npm >/dev/null || missing+=(nodejs npm)
+# The real XBoard under a virtual screen, for the dai description checks and XBoard-refereed games
+# (tests/oracle/xboard_check.py, tuning/xboard_match.py): screenshots with ImageMagick, mouse
+# moves with xdotool.
+[ -x /usr/games/xboard ] || missing+=(xboard)
+command -v xvfb-run >/dev/null || missing+=(xvfb)
+command -v import >/dev/null || missing+=(imagemagick)
+command -v xdotool >/dev/null || missing+=(xdotool)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
