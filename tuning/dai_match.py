@@ -44,10 +44,8 @@ import dataclasses
 import datetime as dt
 import json
 import os
-import queue
 import random
 import re
-import subprocess
 import sys
 import threading
 import time
@@ -57,7 +55,8 @@ TUNING = Path(__file__).resolve().parent
 REPO = TUNING.parent
 sys.path.insert(0, str(TUNING))
 
-import match as M  # noqa: E402  (statistics, USI Engine, EngineSpec, Tally, summary)
+import match as M  # noqa: E402  (statistics, EngineSpec, Tally, summary)
+from referee import engines  # noqa: E402
 from hachu import (  # noqa: E402,F401  (the tests use them from here too)
     HACHU_SQ, KIRIN_SQ, RESULT, NotationError, XBoardEngine, hachu_to_kirin, hachu_to_kirin_square,
     kirin_to_hachu, kirin_to_hachu_square, parse_highlight)
@@ -99,7 +98,7 @@ def declined_pawn_rule(choice: str, specs) -> str:
     return "last-rank" if any(s.kind == "xboard" for s in specs) else "keep-chances"
 
 
-class Judge:
+class Judge(engines.EngineProcess):
     def __init__(self, binary: str | None = None, timeout: float = 60.0,
                  declined_pawn: str = "keep-chances"):
         self.cmd = [binary or default_judge(), "judge", "--variant", "dai"]
@@ -108,12 +107,9 @@ class Judge:
         self.declined_pawn = declined_pawn
         self.timeout = timeout
         try:
-            self.proc = subprocess.Popen(self.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.PIPE, text=True, bufsize=1)
-        except OSError as e:
-            raise JudgeError(f"cannot start {self.cmd[0]}: {e} (build kirin: cargo build --release)") from e
-        self.q: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+            super().__init__("judge", self.cmd)
+        except M.EngineError as e:
+            raise JudgeError(f"{e} (build kirin: cargo build --release)") from e
         self.lock = threading.Lock()
         probe = self.ask("check startpos")
         if probe != "ok ongoing":
@@ -121,26 +117,18 @@ class Judge:
                              "build kirin: cargo build --release")
         self.start_sfen = self.ask("sfen startpos")[len("sfen "):]
 
-    def _read(self):
-        for line in self.proc.stdout:
-            self.q.put(line.rstrip("\n"))
-        self.q.put(None)
-
     def ask(self, request: str) -> str:
         with self.lock:
             try:
-                self.proc.stdin.write(request + "\n")
-                self.proc.stdin.flush()
-            except (BrokenPipeError, OSError) as e:
+                self.send(request)
+            except M.EngineCrash as e:
                 raise JudgeError(f"judge gone: {e}") from e
             try:
-                line = self.q.get(timeout=self.timeout)
-            except queue.Empty:
+                return self.readline(time.monotonic() + self.timeout)[1]
+            except M.EngineTimeout:
                 raise JudgeError(f"judge silent on {request[:80]!r}") from None
-            if line is None:
-                self.q.put(None)
-                raise JudgeError(f"judge exited on {request[:80]!r}")
-            return line
+            except M.EngineCrash:
+                raise JudgeError(f"judge exited on {request[:80]!r}") from None
 
     @staticmethod
     def position(moves: list) -> str:
@@ -170,14 +158,6 @@ class Judge:
 
     def sfen(self, moves: list) -> str:
         return self.ask("sfen " + self.position(moves))[len("sfen "):]
-
-    def close(self):
-        try:
-            self.proc.stdin.write("quit\n")
-            self.proc.stdin.flush()
-            self.proc.wait(timeout=5)
-        except Exception:
-            self.proc.kill()
 
 
 def random_opening(judge: Judge, rng: random.Random, plies: int, tries: int = 100) -> list:
@@ -248,59 +228,16 @@ def parse_engine(text: str, margin: int) -> Spec:
 
 
 
-class USIEngine:
-    """A USI engine through match.py's Engine, with `UCI_Variant daishogi` and `go movetime`."""
+class USIEngine(engines.USIEngine):
+    """A USI engine set up for dai shogi: `UCI_Variant daishogi`, the match's rule options (`rules`,
+    set where the engine declares them), `go movetime`, and an explicit SFEN rather than
+    `startpos`: an engine that ignored the variant option rejects a 15x15 board instead of
+    quietly playing standard shogi."""
 
     def __init__(self, spec: Spec, movetime: int, start_sfen: str, log_path: Path | None = None,
                  rules: dict | None = None):
-        self.spec = spec
-        self.movetime = movetime
-        self.start_sfen = start_sfen
-        self.rules = rules or {}  # rule options of the match, set where the engine declares them
-        self.e = M.Engine(spec.usi, log_path)
-
-    def start(self):
-        e = self.e
-        e.send("usi")
-        e.wait_for("usiok", 60.0)
-        e.send("setoption name UCI_Variant value daishogi")
-        for k, v in self.rules.items():
-            if k in e.declared_options and k not in e.spec.options:
-                e.send(f"setoption name {k} value {v}")
-        for k, v in e.spec.options.items():
-            if k in e.declared_options or k.startswith("USI_"):
-                e.send(f"setoption name {k} value {v}")
-        e.send("isready")
-        e.wait_for("readyok", 60.0)
-        e.new_game()
-
-    def tell(self, hachu_text: str) -> None:
-        return None  # the whole game goes with each `position`
-
-    def move(self, moves: list, limit_ms: float, grace_s: float = 3.0):
-        # An explicit SFEN rather than `startpos`: an engine that ignored the variant option
-        # rejects a 15x15 board instead of quietly playing standard shogi.
-        pos = f"position sfen {self.start_sfen}" + (" moves " + " ".join(moves) if moves else "")
-        e = self.e
-        e.drain()
-        e.send(pos)
-        e.send(f"go movetime {self.movetime}")
-        t0 = time.monotonic()
-        hard = t0 + limit_ms / 1000.0 + grace_s
-        while True:
-            try:
-                t, line = e.readline(hard)
-            except M.EngineTimeout:
-                return None, (time.monotonic() - t0) * 1000.0, None, None
-            toks = line.split()
-            if toks[:1] == ["bestmove"]:
-                tok = toks[1] if len(toks) > 1 else ""
-                if tok == "resign":
-                    return None, (t - t0) * 1000.0, "resign", None
-                return tok, (t - t0) * 1000.0, None, tok
-
-    def close(self, result=None):
-        self.e.close(result)
+        super().__init__(spec.usi, log_path, start=f"sfen {start_sfen}", variant="daishogi", options=rules,
+                         go="movetime", ms=movetime, ready_s=60.0)
 
 
 def make_engine(spec: Spec, movetime: int, start_sfen: str, log_path=None, rules: dict | None = None):
@@ -384,7 +321,7 @@ def capture_check(judge: Judge, e: XBoardEngine, spec: Spec, moves: list, cross:
     must do so by the judge.  Returns the detail for the game record."""
     cross["verdicts_compared"] += 1
     try:
-        tok, _, claim, raw = e.move(spec.limit_ms(e.movetime))
+        tok, _, claim, raw = e.ask(moves, spec.limit_ms(e.movetime))
     except M.EngineCrash as ex:
         disagree("verdict", f"royals en prise; {spec.name} crashed: {ex}")
         return f"{spec.name} crashed"
@@ -488,10 +425,7 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
                     break
             limit = spec.limit_ms(movetime)
             try:
-                if isinstance(e, XBoardEngine):
-                    tok, ms, claim, raw = e.move(limit)
-                else:
-                    tok, ms, claim, raw = e.move(moves, limit)
+                tok, ms, claim, raw = e.ask(moves, limit)
             except M.EngineCrash as ex:
                 result, reason, detail, faulty = 1 - c, "crash", str(ex), c
                 break
@@ -518,7 +452,7 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
                     detail = f"{claim} (judge: {' '.join(state)})"
                 break
             if tok is None:
-                crashed = (e.proc.poll() if isinstance(e, XBoardEngine) else e.e.proc.poll()) is not None
+                crashed = e.proc.poll() is not None
                 result, reason, faulty = 1 - c, ("crash" if crashed else "time"), c
                 detail = f"no move after {ms:.0f} ms (limit {limit:.0f})"
                 break
@@ -558,10 +492,7 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
             state = answer[1:]
     finally:
         for c, e in engines.items():
-            if isinstance(e, XBoardEngine):
-                e.close()
-            else:
-                e.close("draw" if result is None else ("win" if result == c else "lose"))
+            e.close("draw" if result is None else ("win" if result == c else "lose"))
     names = [specs[BLACK].name, specs[WHITE].name]
     res = {
         "winner": COLOUR[result], "reason": reason, "detail": detail,

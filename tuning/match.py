@@ -23,131 +23,27 @@ import concurrent.futures as cf
 import dataclasses
 import datetime as dt
 import json
-import math
 import os
-import queue
 import random
-import re
-import shlex
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import cshogi
 
-REPO = Path(__file__).resolve().parent.parent
-OUT = REPO / "tuning" / "out"
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from referee.engines import (  # noqa: E402,F401  (the tests and tuning/spsa.py use them from here)
+    OUT, REPO, EngineCrash, EngineError, EngineSpec, USIEngine, kill_live_engines, parse_engine_spec)
+from referee.stats import (  # noqa: E402,F401  (the tests and tuning/levels.py use them from here)
+    Tally, elo_from_score, elo_pentanomial, elo_trinomial, fmt_elo, parse_sprt, print_summary, score_from_elo,
+    sprt_bounds, sprt_from_results, sprt_llr, sprt_status)
+
 OPENING_CANDIDATES = [
     os.environ.get("KIRIN_OPENINGS", ""),
     str(REPO.parent / "shared" / "data" / "openings" / "taya36.sfen"),
 ]
-
-# ----------------------------------------------------------------------------------------------
-# Statistics: Elo, error margins, SPRT
-# ----------------------------------------------------------------------------------------------
-Z95 = 1.959963984540054
-
-
-def elo_from_score(s: float) -> float:
-    """Logistic Elo difference for an expected score s in (0, 1)."""
-    if s <= 0.0:
-        return -math.inf
-    if s >= 1.0:
-        return math.inf
-    return -400.0 * math.log10(1.0 / s - 1.0)
-
-
-def score_from_elo(elo: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
-
-
-def _mean_var(values_counts):
-    """Mean and (population) variance of a discrete distribution given as (value, count) pairs."""
-    n = sum(c for _, c in values_counts)
-    if n == 0:
-        return 0.0, 0.0, 0
-    mean = sum(v * c for v, c in values_counts) / n
-    var = sum(c * (v - mean) ** 2 for v, c in values_counts) / n
-    return mean, var, n
-
-
-def _elo_interval(mean, var, n):
-    se = math.sqrt(var / n) if n else math.inf
-    lo, hi = elo_from_score(mean - Z95 * se), elo_from_score(mean + Z95 * se)
-    margin = (hi - lo) / 2.0 if math.isfinite(lo) and math.isfinite(hi) else math.inf
-    return elo_from_score(mean), margin, lo, hi
-
-
-def elo_trinomial(w: int, d: int, l: int):
-    """(elo, margin95, lo, hi) from W/D/L, games treated as independent.
-
-    score mean s = (W + D/2)/N, per-game variance var = (W(1-s)^2 + D(1/2-s)^2 + L s^2)/N,
-    standard error se = sqrt(var/N); the interval is elo(s -+ 1.96 se), the margin its half width.
-    """
-    return _elo_interval(*_mean_var([(1.0, w), (0.5, d), (0.0, l)]))
-
-
-PENTA_VALUES = [0.0, 0.25, 0.5, 0.75, 1.0]
-
-
-def elo_pentanomial(p):
-    """(elo, margin95, lo, hi) from pair counts p[0..4] (pair score 0, 1/2, 1, 3/2, 2 points).
-
-    A pair is the two games of one opening with colours swapped; its score per game is
-    0, 1/4, 1/2, 3/4, 1 and the pairs (not the games) are the independent samples, which removes
-    the opening's bias from the variance.
-    """
-    return _elo_interval(*_mean_var(list(zip(PENTA_VALUES, p))))
-
-
-def sprt_llr(mean: float, var: float, n: int, elo0: float, elo1: float) -> float:
-    """Log-likelihood ratio of H1 (elo1) against H0 (elo0), normal approximation.
-
-    Derivation: the sample mean x of n i.i.d. scores with variance var is ~ N(s, var/n).  With
-    s0 = score(elo0), s1 = score(elo1):
-        LLR = log N(x; s1, var/n) - log N(x; s0, var/n)
-            = n/(2 var) * ((x - s0)^2 - (x - s1)^2)
-            = n (s1 - s0) (2x - s0 - s1) / (2 var).
-    This is the approximation fishtest's (logistic-Elo) SPRT uses; for pentanomial data the
-    samples are game pairs with per-game pair scores 0, 1/4, ..., 1.
-    """
-    if n == 0 or var <= 0.0:
-        return 0.0
-    s0, s1 = score_from_elo(elo0), score_from_elo(elo1)
-    return n * (s1 - s0) * (2.0 * mean - s0 - s1) / (2.0 * var)
-
-
-def sprt_bounds(alpha: float, beta: float):
-    """(lower, upper): accept H0 when LLR <= lower, H1 when LLR >= upper (Wald)."""
-    return math.log(beta / (1.0 - alpha)), math.log((1.0 - beta) / alpha)
-
-
-def sprt_status(llr, alpha, beta):
-    lo, hi = sprt_bounds(alpha, beta)
-    if llr >= hi:
-        return "H1 accepted"
-    if llr <= lo:
-        return "H0 accepted"
-    return "continue"
-
-
-def sprt_from_results(w, d, l, penta, elo0, elo1, model="penta"):
-    """LLR from W/D/L (model 'tri') or pair counts (model 'penta').
-
-    Empty categories get a count of 1e-3 (as fishtest regularises): otherwise a one-sided run
-    (all wins) has zero variance and the LLR would stay 0 for ever."""
-    if model == "penta" and sum(penta) > 0:
-        vc = list(zip(PENTA_VALUES, penta))
-    elif w + d + l > 0:
-        vc = [(1.0, w), (0.5, d), (0.0, l)]
-    else:
-        return 0.0
-    vc = [(v, c if c > 0 else 1e-3) for v, c in vc]
-    mean, var, n = _mean_var(vc)
-    return sprt_llr(mean, var, n, elo0, elo1)
-
 
 # ----------------------------------------------------------------------------------------------
 # Rules: position keys, repetition, perpetual check, entering-king declaration
@@ -286,247 +182,6 @@ class GameState:
 
 
 # ----------------------------------------------------------------------------------------------
-# Engines
-# ----------------------------------------------------------------------------------------------
-@dataclasses.dataclass
-class EngineSpec:
-    name: str
-    cmd: list
-    options: dict
-    byoyomi: int | None = None  # ms; None = the match's --byoyomi
-    margin_ms: int = 0  # referee tolerance on top of byoyomi
-    margin_pct: float = 0.0  # ... plus this fraction of byoyomi
-    build: str | None = None  # git revision to build (kirin@REV)
-
-    def limit_ms(self, byoyomi: int) -> float:
-        return byoyomi + self.margin_ms + self.margin_pct * byoyomi
-
-
-def kirin_default_path() -> str:
-    return os.environ.get("KIRIN_BIN", str(REPO / "target" / "release" / "kirin"))
-
-
-def parse_engine_spec(text: str) -> EngineSpec:
-    """NAME[,key=value...] where NAME is a preset (kirin, kirin@REV, gpsshogi, fairy) or a path.
-
-    keys: name=, cmd= (shell words), byoyomi= (ms), margin= (ms), margin_pct= (fraction),
-    opt.<Option>=<value> (sent with setoption if the engine declares the option).
-    """
-    parts = text.split(",")
-    head, kvs = parts[0], parts[1:]
-    if head == "gpsshogi" or head == "gps":
-        # gpsshogi ignores short byoyomi (about 1 s per move out of book) and runs 3-10 % over
-        # longer periods, up to 60 % over 1 s at load 8 on 2 cores: give it >= 1 s and a wide
-        # margin so that its overruns are not our wins.
-        spec = EngineSpec("gpsshogi", ["/usr/games/gpsusi"], {"Thread": "1"}, byoyomi=1000,
-                          margin_ms=1000, margin_pct=0.10)
-    elif head in ("fairy", "fairy-stockfish", "fsf"):
-        spec = EngineSpec("fairy-stockfish", ["/usr/games/fairy-stockfish"],
-                          {"Threads": "1", "UCI_Variant": "shogi"}, margin_ms=100)
-    elif head == "kirin":
-        spec = EngineSpec("kirin", [kirin_default_path()], {"Threads": "1", "USI_Ponder": "false"})
-    elif head.startswith("kirin@"):
-        rev = head[len("kirin@"):]
-        folder = re.sub(r"[^A-Za-z0-9._-]", "_", rev)  # as tuning/build_rev.sh names it
-        spec = EngineSpec(f"kirin@{rev}", [str(OUT / f"kirin-{folder}" / "kirin")],
-                          {"Threads": "1", "USI_Ponder": "false"}, build=rev)
-    else:
-        spec = EngineSpec(Path(head).name, [head], {"Threads": "1"})
-    for kv in kvs:
-        k, _, v = kv.partition("=")
-        if k == "name":
-            spec.name = v
-        elif k == "cmd":
-            spec.cmd = shlex.split(v)
-        elif k == "byoyomi":
-            spec.byoyomi = int(v)
-        elif k == "margin":
-            spec.margin_ms = int(v)
-        elif k == "margin_pct":
-            spec.margin_pct = float(v)
-        elif k.startswith("opt."):
-            spec.options[k[4:]] = v
-        else:
-            raise ValueError(f"unknown engine key {k!r} in {text!r}")
-    return spec
-
-
-class EngineError(Exception):
-    pass
-
-
-class EngineCrash(EngineError):
-    pass
-
-
-class EngineTimeout(EngineError):
-    pass
-
-
-def _engine_child_setup():
-    """In an engine's process before it starts: SIGKILL when the referee goes away (Linux prctl
-    PR_SET_PDEATHSIG), so a hung engine never outlives an interrupted match, and a process group
-    of its own: a Ctrl-C at the terminal, or `timeout` signalling its whole group, must reach the
-    referee alone.  Otherwise the engines die of the signal first and the games they were playing
-    are scored as crashes before the referee hears of the interrupt."""
-    try:
-        os.setpgid(0, 0)
-    except OSError:
-        pass
-    try:
-        import ctypes
-        import signal
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)
-    except Exception:
-        pass
-
-
-# Every engine process not yet closed, so that an interrupted match can end its games at once.
-_LIVE: set = set()
-_LIVE_LOCK = threading.Lock()
-
-
-def kill_live_engines():
-    """SIGKILL every engine still running (the referee is being interrupted)."""
-    with _LIVE_LOCK:
-        procs = [e.proc for e in _LIVE]
-    for p in procs:
-        try:
-            p.kill()
-        except OSError:
-            pass
-
-
-class Engine:
-    """One USI engine process; every read has a deadline, stdout is read by a thread that stamps
-    each line with its arrival time (the move time is measured from the `go` write to that stamp)."""
-
-    def __init__(self, spec: EngineSpec, log_path: Path | None = None):
-        self.spec = spec
-        self.log = open(log_path, "ab") if log_path else subprocess.DEVNULL
-        try:
-            self.proc = subprocess.Popen(spec.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=self.log, bufsize=0, preexec_fn=_engine_child_setup)
-        except OSError as e:
-            raise EngineCrash(f"cannot start {spec.cmd}: {e}") from e
-        with _LIVE_LOCK:
-            _LIVE.add(self)
-        self.q: queue.Queue = queue.Queue()
-        self.reader = threading.Thread(target=self._read, daemon=True)
-        self.reader.start()
-        self.declared_options: set = set()
-        self.id_name = spec.name
-
-    def _read(self):
-        f = self.proc.stdout
-        for raw in iter(f.readline, b""):
-            self.q.put((time.monotonic(), raw.decode("ascii", "replace").rstrip("\r\n")))
-        self.q.put((time.monotonic(), None))
-
-    def send(self, line: str):
-        try:
-            self.proc.stdin.write((line + "\n").encode())
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError) as e:
-            raise EngineCrash(f"{self.spec.name}: write failed ({e})") from e
-
-    def readline(self, deadline: float):
-        """(arrival time, line) or raise EngineTimeout / EngineCrash."""
-        remaining = deadline - time.monotonic()
-        try:
-            t, line = self.q.get(timeout=max(remaining, 0.0)) if remaining > 0 else self.q.get_nowait()
-        except queue.Empty:
-            raise EngineTimeout(self.spec.name) from None
-        if line is None:
-            self.q.put((t, None))  # stay at EOF
-            raise EngineCrash(f"{self.spec.name}: exited (code {self.proc.poll()})")
-        return t, line
-
-    def wait_for(self, token: str, timeout: float):
-        deadline = time.monotonic() + timeout
-        while True:
-            try:
-                t, line = self.readline(deadline)
-            except EngineTimeout:
-                raise EngineTimeout(f"{self.spec.name}: no {token} within {timeout:.0f} s") from None
-            if line.split()[:1] == [token]:
-                return t, line
-            yield_line = line.split()
-            if yield_line[:2] == ["option", "name"] and len(yield_line) > 2:
-                self.declared_options.add(yield_line[2])
-            if yield_line[:2] == ["id", "name"]:
-                self.id_name = line[len("id name "):]
-
-    def start(self, extra_options=None):
-        """usi / setoption (only for declared options, and USI_*) / isready.  extra_options are
-        defaults the spec's own options override (e.g. MaxMovesToDraw from --max-plies)."""
-        # gpsusi loads its tables before usiok: 4 s idle, over 10 s at load 10 on 2 cores
-        self.send("usi")
-        self.wait_for("usiok", 60.0)
-        for k, v in dict(extra_options or {}, **self.spec.options).items():
-            if k in self.declared_options or k.startswith("USI_"):
-                self.send(f"setoption name {k} value {v}")
-        self.send("isready")
-        self.wait_for("readyok", 120.0)
-
-    def new_game(self):
-        self.send("usinewgame")
-
-    def drain(self):
-        while True:
-            try:
-                t, line = self.q.get_nowait()
-            except queue.Empty:
-                return
-            if line is None:
-                self.q.put((t, None))
-                return
-
-    def go(self, position: str, byoyomi: int, limit_ms: float, grace_s: float = 3.0):
-        """Ask for a move.  Returns (token, elapsed_ms, late) where token is the bestmove
-        argument ('resign', 'win', a move) or None if none came within limit + grace."""
-        self.drain()
-        self.send(position)
-        self.send(f"go btime 0 wtime 0 byoyomi {byoyomi}")
-        t0 = time.monotonic()
-        hard = t0 + limit_ms / 1000.0 + grace_s  # past the limit we only wait to measure the overrun
-        while True:
-            try:
-                t, line = self.readline(hard)
-            except EngineTimeout:
-                return None, (time.monotonic() - t0) * 1000.0
-            toks = line.split()
-            if toks[:1] == ["bestmove"]:
-                return (toks[1] if len(toks) > 1 else ""), (t - t0) * 1000.0
-
-    def close(self, result: str | None = None):
-        try:
-            if self.proc.poll() is None:
-                try:
-                    self.send("stop")
-                    if result:
-                        self.send(f"gameover {result}")
-                    self.send("quit")
-                except EngineError:
-                    pass
-                try:
-                    self.proc.wait(timeout=2.0)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    try:
-                        self.proc.wait(timeout=30.0)
-                    except subprocess.TimeoutExpired:
-                        # Killed, but starved of CPU (a low-priority run beside other work):
-                        # it is reaped later, and the game's result stands.
-                        print(f"{self.spec.name}: not yet gone 30 s after kill", file=sys.stderr)
-        finally:
-            with _LIVE_LOCK:
-                _LIVE.discard(self)
-            if self.log is not subprocess.DEVNULL:
-                self.log.close()
-
-
-# ----------------------------------------------------------------------------------------------
 # One game
 # ----------------------------------------------------------------------------------------------
 COLOUR = {cshogi.BLACK: "black", cshogi.WHITE: "white", None: "draw"}
@@ -583,10 +238,11 @@ def play_game(black: EngineSpec, white: EngineSpec, opening: str, byoyomi: dict,
         for c in (cshogi.BLACK, cshogi.WHITE):
             try:
                 log = (log_dir / f"{record.stem}-{'bw'[c]}-{specs[c].name}.log") if log_dir else None
-                e = Engine(specs[c], log)
+                start = "startpos" if gs.start_sfen is None else f"sfen {gs.start_sfen}"
+                e = USIEngine(specs[c], log, start=start, options={"MaxMovesToDraw": str(max_plies)},
+                              ms=byoyomi[c])
                 engines[c] = e
-                e.start({"MaxMovesToDraw": str(max_plies)})
-                e.new_game()
+                e.start()
             except EngineError as ex:
                 result, reason, detail, faulty = cshogi.opponent(c), "crash", f"start: {ex}", c
                 break
@@ -598,7 +254,8 @@ def play_game(black: EngineSpec, white: EngineSpec, opening: str, byoyomi: dict,
             e, spec, byo = engines[c], specs[c], byoyomi[c]
             limit = spec.limit_ms(byo)
             try:
-                tok, ms = e.go(gs.position_command(), byo, limit)
+                reply = e.ask(gs.moves, limit)
+                tok, ms = (reply.raw if reply.claim is None else reply.claim), reply.ms
             except EngineCrash as ex:
                 result, reason, detail, faulty = cshogi.opponent(c), "crash", str(ex), c
                 break
@@ -676,107 +333,6 @@ def build_revision(rev: str):
     script = REPO / "tuning" / "build_rev.sh"
     subprocess.run(["bash", str(script), rev] + ([os.environ["KIRIN_REPO"]] if os.environ.get("KIRIN_REPO") else []),
                    check=True)
-
-
-class Tally:
-    def __init__(self):
-        self.w = self.d = self.l = 0
-        self.pairs: dict = {}  # pair index -> list of scores for A
-        self.penta = [0, 0, 0, 0, 0]
-        self.time = {"A": self._t(), "B": self._t()}
-        self.faults = {"A": {}, "B": {}}
-        self.reasons: dict = {}
-
-    @staticmethod
-    def _t():
-        return {"moves": 0, "total_ms": 0.0, "max_ms": 0.0, "over_byoyomi": 0}
-
-    def add(self, pair: int, a_colour: str, res: dict):
-        score = 0.5 if res["winner"] == "draw" else (1.0 if res["winner"] == a_colour else 0.0)
-        if score == 1.0:
-            self.w += 1
-        elif score == 0.5:
-            self.d += 1
-        else:
-            self.l += 1
-        self.pairs.setdefault(pair, []).append(score)
-        if len(self.pairs[pair]) == 2:
-            self.penta[int(round(sum(self.pairs[pair]) * 2))] += 1
-        b_colour = "white" if a_colour == "black" else "black"
-        for who, col in (("A", a_colour), ("B", b_colour)):
-            s, t = res["stats"][col], self.time[who]
-            t["moves"] += s["moves"]
-            t["total_ms"] += s["total_ms"]
-            t["max_ms"] = max(t["max_ms"], s["max_ms"])
-            t["over_byoyomi"] += s["over_byoyomi"]
-        if res["faulty"]:
-            who = "A" if res["faulty"] == a_colour else "B"
-            self.faults[who][res["reason"]] = self.faults[who].get(res["reason"], 0) + 1
-        self.reasons[res["reason"]] = self.reasons.get(res["reason"], 0) + 1
-
-    def summary(self, sprt=None, model="penta"):
-        n = self.w + self.d + self.l
-        out = {"games": n, "W": self.w, "D": self.d, "L": self.l, "pentanomial": self.penta,
-               "reasons": self.reasons, "faults": self.faults, "time": {}}
-        if n:
-            e, m, _, _ = elo_trinomial(self.w, self.d, self.l)
-            out["elo_trinomial"] = [e, m]
-        if sum(self.penta):
-            e, m, _, _ = elo_pentanomial(self.penta)
-            out["elo_pentanomial"] = [e, m]
-        for who, t in self.time.items():
-            out["time"][who] = dict(t, mean_ms=(t["total_ms"] / t["moves"]) if t["moves"] else 0.0)
-        if sprt:
-            llr = sprt_from_results(self.w, self.d, self.l, self.penta, sprt["elo0"], sprt["elo1"], model)
-            lo, hi = sprt_bounds(sprt["alpha"], sprt["beta"])
-            status = sprt_status(llr, sprt["alpha"], sprt["beta"])
-            if n < sprt.get("min_games", 0):
-                status = "continue"  # the regularised variance of a handful of games decides too fast
-            out["sprt"] = {"llr": llr, "lower": lo, "upper": hi, "status": status, **sprt}
-        return out
-
-
-def fmt_elo(x):
-    return f"{x + 0.0:+.1f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
-
-
-def print_summary(s, a_name, b_name, file=sys.stdout):
-    print(f"{a_name} vs {b_name}: {s['games']} games  W {s['W']}  D {s['D']}  L {s['L']}"
-          f"  pentanomial {s['pentanomial']}", file=file)
-    if "elo_trinomial" in s:
-        e, m = s["elo_trinomial"]
-        print(f"  Elo (trinomial)  {fmt_elo(e)} +- {m:.1f}", file=file)
-    n = s["games"]
-    if n and s["W"] + s["D"] == 0:  # no point scored: the one-sided bound 1 - 0.05^(1/N) on the score
-        print(f"  Elo < {fmt_elo(elo_from_score(1 - 0.05 ** (1 / n)))} (95 %, no point in {n} games)", file=file)
-    if n and s["L"] + s["D"] == 0:
-        print(f"  Elo > {fmt_elo(elo_from_score(0.05 ** (1 / n)))} (95 %, every game won of {n})", file=file)
-    if "elo_pentanomial" in s:
-        e, m = s["elo_pentanomial"]
-        note = "  (zero sample variance: every pair scored alike, the margin means nothing)" if m == 0 else ""
-        print(f"  Elo (pentanomial) {fmt_elo(e)} +- {m:.1f}{note}", file=file)
-    if "sprt" in s:
-        p = s["sprt"]
-        print(f"  SPRT elo0={p['elo0']} elo1={p['elo1']} alpha={p['alpha']} beta={p['beta']}: "
-              f"LLR {p['llr']:.3f} [{p['lower']:.3f}, {p['upper']:.3f}] -> {p['status']}", file=file)
-        if p.get("decided_after"):
-            print(f"  sequentially, in the order the games finished: {p['first_decision']} "
-                  f"after {p['decided_after']} games", file=file)
-    for who, name in (("A", a_name), ("B", b_name)):
-        t = s["time"][who]
-        print(f"  time {name}: {t['moves']} moves, mean {t['mean_ms']:.0f} ms, max {t['max_ms']:.0f} ms, "
-              f"over byoyomi {t['over_byoyomi']}; faults {s['faults'][who] or 'none'}", file=file)
-    print(f"  endings {s['reasons']}", file=file)
-
-
-def parse_sprt(words):
-    d = {"elo0": 0.0, "elo1": 5.0, "alpha": 0.05, "beta": 0.05, "min_games": 20}
-    for w in words:
-        k, _, v = w.partition("=")
-        if k not in d:
-            raise SystemExit(f"--sprt: unknown key {k}")
-        d[k] = float(v)
-    return d
 
 
 # The results log (tuning/results.tsv): one row per finished match, appended when --change or

@@ -42,6 +42,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import match as M  # noqa: E402
+from referee.engines import USIEngine  # noqa: E402
 
 TUNE_PREFIX = "Tune_"
 # A referee margin of 1 s: SPSA tunes the search, not the clock, and at 50-100 ms a move on a loaded
@@ -89,7 +90,7 @@ def query_tune_options(spec: M.EngineSpec, c_div: float = 20.0, timeout: float =
     lines = []
     e = None
     try:
-        e = M.Engine(spec)
+        e = USIEngine(spec)
         e.send("usi")
         deadline = time.monotonic() + timeout
         while True:

@@ -30,7 +30,6 @@ import random
 import shlex
 import sys
 import threading
-import time
 from pathlib import Path
 
 import pyffish as sf
@@ -40,7 +39,8 @@ REPO = TUNING.parent
 sys.path.insert(0, str(TUNING))
 sys.path.insert(0, str(REPO / "tests" / "oracle"))
 
-import match as M  # noqa: E402  (statistics, Engine, EngineSpec, summary)
+import match as M  # noqa: E402  (statistics, EngineSpec, summary)
+from referee.engines import USIEngine  # noqa: E402
 from yari_oracle import usi_move, fen_to_sfen, sfen_to_fen  # noqa: E402  (pyffish <-> USI text)
 
 VARIANT = "yarishogi"
@@ -194,47 +194,11 @@ def parse_engine(text: str, default_margin: int):
         spec.name = next((kv[5:] for kv in kept if kv.startswith("name=")), "fairy")
         if not any(kv.startswith("cmd=") for kv in kept):
             spec.cmd = ["node", "--no-experimental-fetch", str(FAIRY_JS)]
-    spec.options.pop("UCI_Variant", None)  # always sent, see YariEngine.start
+    spec.options.pop("UCI_Variant", None)  # always sent, see play_game
     # `go movetime N` by default: Fairy-Stockfish keeps it to the millisecond while with `go btime 0
     # wtime 0 byoyomi N` it stops about 10 % early, and kirin spends a movetime whole (less its
     # delay margin) where a byoyomi budget may stop early; movetime is "N ms a move" for both.
     return spec, go or "movetime"
-
-
-class YariEngine(M.Engine):
-    """match.py's engine process with the variant always selected and a choice of `go` form."""
-
-    def __init__(self, spec, go_mode: str, log_path=None):
-        super().__init__(spec, log_path)
-        self.go_mode = go_mode
-
-    def start(self, extra_options=None):
-        # Fairy-Stockfish (WebAssembly) needs about 2 s to reach usiok on an idle core.
-        self.send("usi")
-        self.wait_for("usiok", 60.0)
-        # The variant is sent whether declared or not (kirin declares UCI_Variant, Fairy-Stockfish
-        # too); other options only when declared.
-        self.send(f"setoption name UCI_Variant value {VARIANT}")
-        for k, v in dict(extra_options or {}, **self.spec.options).items():
-            if k in self.declared_options or k.startswith("USI_"):
-                self.send(f"setoption name {k} value {v}")
-        self.send("isready")
-        self.wait_for("readyok", 60.0)
-
-    def go(self, position: str, ms: int, limit_ms: float, grace_s: float = 3.0):
-        self.drain()
-        self.send(position)
-        self.send(f"go movetime {ms}" if self.go_mode == "movetime" else f"go btime 0 wtime 0 byoyomi {ms}")
-        t0 = time.monotonic()
-        hard = t0 + limit_ms / 1000.0 + grace_s
-        while True:
-            try:
-                t, line = self.readline(hard)
-            except M.EngineTimeout:
-                return None, (time.monotonic() - t0) * 1000.0
-            toks = line.split()
-            if toks[:1] == ["bestmove"]:
-                return (toks[1] if len(toks) > 1 else ""), (t - t0) * 1000.0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -256,10 +220,12 @@ def play_game(specs: dict, opening: list, movetime: int, max_plies: int, record:
             spec, go_mode = specs[c]
             try:
                 log = (log_dir / f"{record.stem}-{'bw'[c]}-{spec.name}.log") if log_dir else None
-                e = YariEngine(spec, go_mode, log)
+                # An explicit 7-file SFEN rather than `startpos`: an engine that ignored the variant
+                # option rejects it instead of quietly playing standard shogi.
+                e = USIEngine(spec, log, start=f"sfen {g.start_sfen}", variant=VARIANT,
+                              options={"MaxMovesToDraw": str(max_plies)}, go=go_mode, ms=movetime, ready_s=60.0)
                 engines[c] = e
-                e.start({"MaxMovesToDraw": str(max_plies)})
-                e.new_game()
+                e.start()
             except M.EngineError as ex:
                 result, reason, detail, faulty = 1 - c, "crash", f"start: {ex}", c
                 break
@@ -271,7 +237,8 @@ def play_game(specs: dict, opening: list, movetime: int, max_plies: int, record:
             e, spec = engines[c], specs[c][0]
             limit = spec.limit_ms(movetime)
             try:
-                tok, ms = e.go(g.position_command(), movetime, limit)
+                reply = e.ask(g.usi_moves, limit)
+                tok, ms = (reply.raw if reply.claim is None else reply.claim), reply.ms
             except M.EngineCrash as ex:
                 result, reason, detail, faulty = 1 - c, "crash", str(ex), c
                 break
