@@ -46,6 +46,7 @@ import json
 import os
 import random
 import re
+import shutil
 import sys
 import threading
 import time
@@ -55,8 +56,8 @@ TUNING = Path(__file__).resolve().parent
 REPO = TUNING.parent
 sys.path.insert(0, str(TUNING))
 
-import match as M  # noqa: E402  (statistics, EngineSpec, Tally, summary)
-from referee import engines  # noqa: E402
+from referee import engines, games, stats  # noqa: E402
+from referee.engines import EngineCrash, EngineError, EngineTimeout  # noqa: E402,F401
 from hachu import (  # noqa: E402,F401  (the tests use them from here too)
     HACHU_SQ, KIRIN_SQ, RESULT, NotationError, XBoardEngine, hachu_to_kirin, hachu_to_kirin_square,
     kirin_to_hachu, kirin_to_hachu_square, parse_highlight)
@@ -85,7 +86,7 @@ class JudgeError(RuntimeError):
 
 
 def default_judge() -> str:
-    return os.environ.get("KIRIN_JUDGE", M.kirin_default_path())
+    return os.environ.get("KIRIN_JUDGE", engines.kirin_default_path())
 
 
 DECLINED_PAWN_RULES = ("keep-chances", "last-rank")
@@ -108,7 +109,7 @@ class Judge(engines.EngineProcess):
         self.timeout = timeout
         try:
             super().__init__("judge", self.cmd)
-        except M.EngineError as e:
+        except EngineError as e:
             raise JudgeError(f"{e} (build kirin: cargo build --release)") from e
         self.lock = threading.Lock()
         probe = self.ask("check startpos")
@@ -121,13 +122,13 @@ class Judge(engines.EngineProcess):
         with self.lock:
             try:
                 self.send(request)
-            except M.EngineCrash as e:
+            except EngineCrash as e:
                 raise JudgeError(f"judge gone: {e}") from e
             try:
                 return self.readline(time.monotonic() + self.timeout)[1]
-            except M.EngineTimeout:
+            except EngineTimeout:
                 raise JudgeError(f"judge silent on {request[:80]!r}") from None
-            except M.EngineCrash:
+            except EngineCrash:
                 raise JudgeError(f"judge exited on {request[:80]!r}") from None
 
     @staticmethod
@@ -186,7 +187,7 @@ class Spec:
     st: int | None = None  # seconds a move (HaChu's clock is set from it); default --movetime
     memory: int = 64  # XBoard `memory` (MB): HaChu crashes on `go` without it
     margin_ms: int = 200
-    usi: M.EngineSpec | None = None
+    usi: engines.EngineSpec | None = None
 
     def limit_ms(self, movetime: int) -> float:
         if self.kind == "xboard" and self.depth is not None:
@@ -220,7 +221,7 @@ def parse_engine(text: str, margin: int) -> Spec:
             else:
                 raise ValueError(f"unknown HaChu key {k!r} in {text!r}")
         return spec
-    usi = M.parse_engine_spec(text)
+    usi = engines.parse_engine_spec(text)
     if not any(kv.startswith("margin=") for kv in kvs):
         usi.margin_ms = margin
     return Spec(usi.name, "usi", usi.cmd, margin_ms=usi.margin_ms, usi=usi)
@@ -322,7 +323,7 @@ def capture_check(judge: Judge, e: XBoardEngine, spec: Spec, moves: list, cross:
     cross["verdicts_compared"] += 1
     try:
         tok, _, claim, raw = e.ask(moves, spec.limit_ms(e.movetime))
-    except M.EngineCrash as ex:
+    except EngineCrash as ex:
         disagree("verdict", f"royals en prise; {spec.name} crashed: {ex}")
         return f"{spec.name} crashed"
     if tok is None:
@@ -382,7 +383,7 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
                                 {"DaiDeclinedPawn": judge.declined_pawn})
                 engines[c] = e
                 e.start()
-            except M.EngineError as ex:
+            except EngineError as ex:
                 result, reason, detail, faulty = 1 - c, "crash", f"start: {ex}", c
                 break
         # The opening: legal by construction (the judge drew it); every HaChu must take it.
@@ -390,7 +391,7 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
             try:
                 h = kirin_to_hachu(u, sfen_board(judge.sfen(moves)))
                 refused = tell_all(h)
-            except M.EngineError as ex:
+            except EngineError as ex:
                 result, reason, detail = None, "crash", f"opening: {ex}"
                 break
             if refused:
@@ -420,13 +421,13 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
             if lift and isinstance(e, XBoardEngine):
                 try:
                     compare_moves(judge, e, moves, c, lift, rng, cross, disagree)
-                except M.EngineCrash as ex:
+                except EngineCrash as ex:
                     result, reason, detail, faulty = 1 - c, "crash", f"lift: {ex}", c
                     break
             limit = spec.limit_ms(movetime)
             try:
                 tok, ms, claim, raw = e.ask(moves, limit)
-            except M.EngineCrash as ex:
+            except EngineCrash as ex:
                 result, reason, detail, faulty = 1 - c, "crash", str(ex), c
                 break
             s = stats[c]
@@ -478,7 +479,7 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
             hachu_text = raw if isinstance(e, XBoardEngine) else kirin_to_hachu(canon, sfen_board(judge.sfen(moves)))
             try:
                 refused = tell_all(hachu_text, skip=c if isinstance(e, XBoardEngine) else None)
-            except M.EngineCrash as ex:
+            except EngineCrash as ex:
                 who = next((k for k, x in engines.items() if isinstance(x, XBoardEngine)), 1 - c)
                 result, reason, detail, faulty = 1 - who, "crash", str(ex), who
                 break
@@ -518,8 +519,8 @@ def play_game(judge: Judge, specs: dict, opening: list, movetime: int, max_plies
 def check_engine(spec: Spec):
     cmd0 = spec.cmd[0]
     if spec.usi and spec.usi.build and not Path(cmd0).exists():
-        M.build_revision(spec.usi.build)
-    if not (Path(cmd0).exists() or M.shutil_which(cmd0)):
+        games.build_revision(spec.usi.build)
+    if not (Path(cmd0).exists() or shutil.which(cmd0)):
         hint = "install it: bash tuning/setup.sh" if spec.kind == "xboard" else "build kirin: cargo build --release"
         raise SystemExit(f"{spec.name}: {cmd0} not found ({hint})")
 
@@ -587,7 +588,7 @@ def run_match(args) -> dict:
     s["A"], s["B"] = a.name, b.name
     (out / "summary.json").write_text(json.dumps(s, indent=1))
     for f in (sys.stdout, open(out / "summary.txt", "w")):
-        M.print_summary(s, a.name, b.name, file=f)
+        stats.print_summary(s, a.name, b.name, file=f)
         print_cross(s, totals.disagreements, file=f)
     s["results"] = totals.results
     s["disagreement_list"] = totals.disagreements
@@ -619,7 +620,7 @@ class Totals:
     """W/D/L, times and cross-check counts over a match's games."""
 
     def __init__(self):
-        self.tally = M.Tally()
+        self.tally = stats.Tally()
         self.cross: dict = {}
         self.disagreements: list = []
         self.results: list = []
@@ -703,7 +704,7 @@ def summarize(dirs: list, file=sys.stdout) -> dict:
     a, b = first_meta["A"]["name"], first_meta["B"]["name"]
     print(f"dai shogi: {a} vs {b}, {first_meta['movetime']} ms a move; games "
           f"{compact_ranges(s['game_numbers'])} from {len(parts)} folder(s)", file=file)
-    M.print_summary(s, a, b, file=file)
+    stats.print_summary(s, a, b, file=file)
     print_cross(s, totals.disagreements, file=file)
     return s
 

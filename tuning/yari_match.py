@@ -28,6 +28,7 @@ import json
 import os
 import random
 import shlex
+import shutil
 import sys
 import threading
 from pathlib import Path
@@ -39,7 +40,8 @@ REPO = TUNING.parent
 sys.path.insert(0, str(TUNING))
 sys.path.insert(0, str(REPO / "tests" / "oracle"))
 
-import match as M  # noqa: E402  (statistics, EngineSpec, summary)
+from referee import engines, games, stats  # noqa: E402
+from referee.engines import EngineCrash, EngineError, EngineTimeout  # noqa: E402,F401
 from referee.engines import USIEngine  # noqa: E402
 from yari_oracle import usi_move, fen_to_sfen, sfen_to_fen  # noqa: E402  (pyffish <-> USI text)
 
@@ -184,7 +186,7 @@ def parse_engine(text: str, default_margin: int):
             kept.append(kv)
     head = parts[0]
     fairy = head in FAIRY_NAMES
-    spec = M.parse_engine_spec(",".join(["fairy-wasm" if fairy else head] + kept))
+    spec = engines.parse_engine_spec(",".join(["fairy-wasm" if fairy else head] + kept))
     if not any(kv.startswith("margin=") for kv in kept):
         # The WebAssembly build overruns short move times on a loaded machine (100 ms asked, up to
         # 364 ms measured at load 2.6 on 2 cores): a wide margin keeps its overruns from being
@@ -226,7 +228,7 @@ def play_game(specs: dict, opening: list, movetime: int, max_plies: int, record:
                               options={"MaxMovesToDraw": str(max_plies)}, go=go_mode, ms=movetime, ready_s=60.0)
                 engines[c] = e
                 e.start()
-            except M.EngineError as ex:
+            except EngineError as ex:
                 result, reason, detail, faulty = 1 - c, "crash", f"start: {ex}", c
                 break
         st = g.adjudicate() if reason is None else None
@@ -239,7 +241,7 @@ def play_game(specs: dict, opening: list, movetime: int, max_plies: int, record:
             try:
                 reply = e.ask(g.usi_moves, limit)
                 tok, ms = (reply.raw if reply.claim is None else reply.claim), reply.ms
-            except M.EngineCrash as ex:
+            except EngineCrash as ex:
                 result, reason, detail, faulty = 1 - c, "crash", str(ex), c
                 break
             s = stats[c]
@@ -300,8 +302,8 @@ def play_game(specs: dict, opening: list, movetime: int, max_plies: int, record:
 def check_engine(spec):
     cmd0 = spec.cmd[0]
     if spec.build and not Path(cmd0).exists():
-        M.build_revision(spec.build)
-    if not (Path(cmd0).exists() or M.shutil_which(cmd0)):
+        games.build_revision(spec.build)
+    if not (Path(cmd0).exists() or shutil.which(cmd0)):
         raise SystemExit(f"{spec.name}: {cmd0} not found (build kirin: cargo build --release)")
     for a in spec.cmd[1:]:
         if a.endswith("uci.js") and not Path(a).exists():
@@ -332,7 +334,7 @@ def run_match(args) -> dict:
               f"{b.margin_ms} ms), {args.movetime} ms a move; {args.games} games, {args.random_plies} random "
               f"plies (seed {args.seed}), concurrency {args.concurrency}; records in {out}", flush=True)
 
-    tally = M.Tally()
+    tally = stats.Tally()
     lock = threading.Lock()
     results_f = open(out / "results.jsonl", "a")
 
@@ -362,9 +364,9 @@ def run_match(args) -> dict:
     s["loadavg_end"] = os.getloadavg()
     s["A"], s["B"] = a.name, b.name
     (out / "summary.json").write_text(json.dumps(s, indent=1))
-    M.print_summary(s, a.name, b.name)
+    stats.print_summary(s, a.name, b.name)
     with open(out / "summary.txt", "w") as f:
-        M.print_summary(s, a.name, b.name, file=f)
+        stats.print_summary(s, a.name, b.name, file=f)
     s["results"] = results
     s["out"] = str(out)
     return s
