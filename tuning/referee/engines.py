@@ -1,8 +1,7 @@
 """Engine processes under the referee's deadlines: every read has a deadline, a crash or a hang
 is an exception (EngineCrash, EngineTimeout), never a hang of the referee, and an engine that
 will not quit is killed with its process group.  The USI engine is here; HaChu's XBoard engine
-(tuning/hachu.py) and the `kirin judge` client (tuning/referee/dai.py) run on the same process
-class."""
+(hachu.py) and the `kirin judge` client (dai.py) run on the same process class."""
 
 from __future__ import annotations
 

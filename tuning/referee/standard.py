@@ -9,8 +9,8 @@ from pathlib import Path
 
 import cshogi
 
-from .engines import REPO, EngineSpec, USIEngine
 from . import games
+from .engines import REPO, EngineSpec, USIEngine
 from .games import Ending, Rules
 
 OPENING_CANDIDATES = [

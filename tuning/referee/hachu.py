@@ -1,4 +1,4 @@
-"""HaChu (XBoard protocol, `variant dai`) for tuning/dai_match.py: the notation conversion between
+"""HaChu (XBoard protocol, `variant dai`) for the dai referee: the notation conversion between
 HaChu and kirin, HaChu's move highlighting, and the engine process in force mode."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import subprocess
 import time
 from pathlib import Path
 
-from referee.engines import EngineProcess, EngineTimeout, Reply
+from .engines import EngineProcess, EngineTimeout, Reply
 
 FILES = 15
 
@@ -130,9 +130,10 @@ RESULT = re.compile(r"^(1-0|0-1|1/2-1/2)\s*(\{.*\})?")
 
 class XBoardEngine(EngineProcess):
     """HaChu in force mode: it is told every move (`usermove`) and asked to move with `go`, after
-    which it goes back to force mode.  `ping`/`pong` tells when it has taken a move."""
+    which it goes back to force mode.  `ping`/`pong` tells when it has taken a move.  `spec`: a
+    dai referee's engine spec (referee/dai.py, Spec) of kind `xboard`."""
 
-    def __init__(self, spec: Spec, movetime: int, log_path: Path | None = None):
+    def __init__(self, spec, movetime: int, log_path: Path | None = None):
         self.spec = spec
         self.movetime = movetime
         self.log = open(log_path, "a") if log_path else None
