@@ -30,7 +30,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import match as M  # noqa: E402
+import match as M  # noqa: E402  (its command line plays every match)
+from referee.stats import elo_from_score  # noqa: E402
 
 ANCHOR = 2000.0
 HERE = Path(__file__).resolve().parent
@@ -69,7 +70,7 @@ def difference(summary: dict):
     if not math.isfinite(elo):
         n = summary["games"]
         bound = 0.05 ** (1 / n)
-        elo = M.elo_from_score(bound if elo > 0 else 1 - bound)
+        elo = elo_from_score(bound if elo > 0 else 1 - bound)
         margin = math.inf
     return elo, margin
 

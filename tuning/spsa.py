@@ -4,7 +4,7 @@
 One iteration draws a random sign per parameter, plays game pairs (one opening, colours swapped)
 between the build set to theta + c_k * delta and the same build set to theta - c_k * delta, and
 moves theta along delta by how much theta+ outscored theta-.  The games are played by the match
-referee (tuning/match.py, `play_game`), so they are judged exactly as in a match.
+referee (tuning/referee/standard.py, `play_game`), so they are judged exactly as in a match.
 
 Schedule (Spall's, in the per-parameter form fishtest uses), N iterations, k = 0 .. N-1:
     c_end_i = max((max_i - min_i) / c_div, 0.5) perturbation at the last iteration
@@ -34,6 +34,7 @@ import json
 import math
 import os
 import random
+import shutil
 import signal
 import sys
 import time
@@ -41,12 +42,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-import match as M  # noqa: E402
+from referee import standard  # noqa: E402
+from referee.games import BLACK, WHITE  # noqa: E402
+from referee.engines import OUT, REPO, EngineError, EngineSpec, USIEngine, parse_engine_spec  # noqa: E402
 
 TUNE_PREFIX = "Tune_"
 # A referee margin of 1 s: SPSA tunes the search, not the clock, and at 50-100 ms a move on a loaded
 # machine a few ms of overrun would otherwise decide games by time, which is only noise here.
-DEFAULT_ENGINE = f"kirin,name=kirin-tune,cmd={M.REPO / 'target' / 'tune' / 'release' / 'kirin'},margin=1000"
+DEFAULT_ENGINE = f"kirin,name=kirin-tune,cmd={REPO / 'target' / 'tune' / 'release' / 'kirin'},margin=1000"
 STATE_VERSION = 1
 C_FLOOR = 0.5  # the least perturbation: theta +- 0.5 still round to two integers
 
@@ -84,12 +87,12 @@ def parse_tune_options(lines, c_div: float = 20.0) -> list[Param]:
     return params
 
 
-def query_tune_options(spec: M.EngineSpec, c_div: float = 20.0, timeout: float = 30.0) -> list[Param]:
+def query_tune_options(spec: EngineSpec, c_div: float = 20.0, timeout: float = 30.0) -> list[Param]:
     """Start the engine, send `usi`, and read its Tune_ spin options."""
     lines = []
     e = None
     try:
-        e = M.Engine(spec)
+        e = USIEngine(spec)
         e.send("usi")
         deadline = time.monotonic() + timeout
         while True:
@@ -97,7 +100,7 @@ def query_tune_options(spec: M.EngineSpec, c_div: float = 20.0, timeout: float =
             if line.strip() == "usiok":
                 break
             lines.append(line)
-    except M.EngineError as ex:
+    except EngineError as ex:
         raise SystemExit(f"{spec.name}: no usiok from {spec.cmd} ({ex})") from None
     finally:
         if e is not None:
@@ -282,16 +285,16 @@ def game_points(res: dict, colour: str) -> float:
 
 
 class GamePlayer:
-    """Plays an iteration's pairs through match.play_game; records and a games.jsonl line per game."""
+    """Plays an iteration's pairs through standard.play_game; records and a games.jsonl line per game."""
 
-    def __init__(self, base: M.EngineSpec, openings: list[str], byoyomi: int, out: Path,
+    def __init__(self, base: EngineSpec, openings: list[str], byoyomi: int, out: Path,
                  max_plies: int = 320, rule: str = "27", concurrency: int = 1):
         self.base, self.openings, self.byoyomi = base, openings, byoyomi
         self.out, self.max_plies, self.rule = out, max_plies, rule
         self.concurrency = max(1, concurrency)
         (out / "games").mkdir(parents=True, exist_ok=True)
 
-    def spec(self, sign: str, values: dict, params: list[Param]) -> M.EngineSpec:
+    def spec(self, sign: str, values: dict, params: list[Param]) -> EngineSpec:
         s = dataclasses.replace(self.base, name=f"{self.base.name}{sign}",
                                 options=dict(self.base.options, **integer_options(values, params)))
         return s
@@ -310,7 +313,7 @@ class GamePlayer:
             pair, opening, plus_colour = job
             black, white = (sp, sm) if plus_colour == "black" else (sm, sp)
             rec = self.out / "games" / f"iter{k + 1:05d}-pair{pair + 1:05d}-plus-{plus_colour}.csa"
-            res = M.play_game(black, white, opening, {M.cshogi.BLACK: byo, M.cshogi.WHITE: byo}, rec,
+            res = standard.play_game(black, white, opening, {BLACK: byo, WHITE: byo}, rec,
                               self.max_plies, rule=self.rule,
                               comments=[f"SPSA iteration {k + 1}, pair {pair + 1}, theta+ is {plus_colour}"])
             if res["reason"] == "crash" and (res["detail"] or "").startswith("start:"):
@@ -366,8 +369,8 @@ def run(out: Path, st: dict, play_pairs, log=print, stop_after: int | None = Non
     return st
 
 
-def check_binary(spec: M.EngineSpec):
-    if not (Path(spec.cmd[0]).exists() or M.shutil_which(spec.cmd[0])):
+def check_binary(spec: EngineSpec):
+    if not (Path(spec.cmd[0]).exists() or shutil.which(spec.cmd[0])):
         raise SystemExit(f"{spec.cmd[0]} not found (the tune build: "
                          f"cargo build --release --features tune --target-dir target/tune)")
 
@@ -404,13 +407,13 @@ def main(argv=None):
     args = ap.parse_args(argv)
     log = (lambda s: None) if args.quiet else (lambda s: print(s, flush=True))
 
-    out = Path(args.out) if args.out else M.OUT / f"spsa-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    out = Path(args.out) if args.out else OUT / f"spsa-{dt.datetime.now().strftime('%Y%m%d-%H%M%S')}"
     st = load_state(out)
     if st is None:
         if args.iterations < 1 or args.pairs_per_iteration < 1 or args.c_div <= 0 or args.r_end <= 0:
             raise SystemExit("--iterations, --pairs-per-iteration, --c-div and --r-end must be positive")
         try:
-            base = M.parse_engine_spec(args.engine)
+            base = parse_engine_spec(args.engine)
         except ValueError as e:
             raise SystemExit(f"--engine: {e}") from None
         check_binary(base)
@@ -431,9 +434,9 @@ def main(argv=None):
         log(f"resuming {out} at iteration {st['k']} of {st['schedule']['iterations']} "
             f"(engine, parameters and schedule from its state.json)")
     cfg = st["config"]
-    base = M.parse_engine_spec(st["engine"])
+    base = parse_engine_spec(st["engine"])
     check_binary(base)
-    _, openings = M.load_openings(cfg["openings"])
+    _, openings = standard.load_openings(cfg["openings"])
     random.Random(cfg["seed"]).shuffle(openings)
     signal.signal(signal.SIGTERM, _interrupt)  # `kill PID` stops as cleanly as Ctrl-C
     player = GamePlayer(base, openings, cfg["byoyomi"], out, cfg["max_plies"], cfg["rule"], args.concurrency)

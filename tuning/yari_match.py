@@ -14,149 +14,33 @@ move of the cycle), resignation, a judged `bestmove win` (the impasse count of t
 document, which pyffish lacks) or the ply cap (a draw).
 
 See tuning/README.md ("Yari shogi matches") for the commands, tuning/notes/yari.md for the
-referee's rules and the games played.  The statistics, the engine process
-wrapper and the summary come from tuning/match.py.
+referee's rules and the games played.  The rules, the game and match loops and the statistics
+are the package tuning/referee (referee/yari.py); this is its command line for yari shogi.
 """
 
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
 import dataclasses
-import datetime as dt
 import json
 import os
 import random
-import shlex
 import sys
-import threading
-import time
 from pathlib import Path
 
 import pyffish as sf
 
 TUNING = Path(__file__).resolve().parent
-REPO = TUNING.parent
 sys.path.insert(0, str(TUNING))
-sys.path.insert(0, str(REPO / "tests" / "oracle"))
 
-import match as M  # noqa: E402  (statistics, Engine, EngineSpec, summary)
-from yari_oracle import usi_move, fen_to_sfen, sfen_to_fen  # noqa: E402  (pyffish <-> USI text)
+from referee import engines, games, stats  # noqa: E402
+from referee.games import BLACK, WHITE  # noqa: E402,F401  (the tests use them from here)
+from referee.yari import (  # noqa: E402,F401  (the tests use them from here)
+    START_FEN, VARIANT, YariGame, play_game, random_opening, usi_move)
 
-VARIANT = "yarishogi"
-START_FEN = sf.start_fen(VARIANT)
-START_SFEN = fen_to_sfen(START_FEN)
+from yari_oracle import sfen_to_fen  # noqa: E402,F401  (on the path from referee.yari; the tests use it from here)
+
 FAIRY_JS = TUNING / "node_modules" / "fairy-stockfish-nnue.wasm" / "uci.js"
-BLACK, WHITE = 0, 1
-COLOUR = {BLACK: "black", WHITE: "white", None: "draw"}
-# Impasse points (rules document): yari rook and yari bishop 5, every other piece but the king 1,
-# promotion ignored; below 26 loses.
-IMPASSE_POINTS = {"r": 5, "b": 5, "n": 1, "p": 1}
-IMPASSE_NEED = 26
-
-
-def data_dir() -> Path:
-    return Path(os.environ.get("KIRIN_DATA", str(Path.home() / "kirin-data")))
-
-
-# ----------------------------------------------------------------------------------------------
-# Rules: pyffish position, adjudication
-# ----------------------------------------------------------------------------------------------
-class YariGame:
-    """The start FEN plus the moves played (pyffish text and USI text side by side)."""
-
-    def __init__(self, max_plies: int = 300, start_fen: str = START_FEN):
-        self.max_plies = max_plies
-        self.start_fen = start_fen
-        self.start_sfen = fen_to_sfen(start_fen)
-        self.ff_moves: list[str] = []
-        self.usi_moves: list[str] = []
-
-    @property
-    def turn(self) -> int:
-        first = BLACK if self.start_fen.split()[1] == "w" else WHITE  # pyffish's `w` is Black
-        return (first + len(self.ff_moves)) % 2
-
-    def legal(self) -> dict:
-        """USI text -> pyffish text for every legal move of the side to move."""
-        return {usi_move(m): m for m in sf.legal_moves(VARIANT, self.start_fen, self.ff_moves)}
-
-    def push(self, usi: str) -> bool:
-        m = self.legal().get(usi)
-        if m is None:
-            return False
-        self.ff_moves.append(m)
-        self.usi_moves.append(usi)
-        return True
-
-    def position_command(self) -> str:
-        # An explicit 7-file SFEN rather than `startpos`: an engine that ignored the variant
-        # option rejects it instead of quietly playing standard shogi.
-        return f"position sfen {self.start_sfen}" + (" moves " + " ".join(self.usi_moves) if self.usi_moves else "")
-
-    def fen(self) -> str:
-        return sf.get_fen(VARIANT, self.start_fen, self.ff_moves)
-
-    def in_check(self) -> bool:
-        return bool(sf.gives_check(VARIANT, self.start_fen, self.ff_moves))
-
-    def adjudicate(self):
-        """None if the game goes on, else (winner colour or None for a draw, reason)."""
-        side, other = self.turn, 1 - self.turn
-        if not sf.legal_moves(VARIANT, self.start_fen, self.ff_moves):
-            return (other, "checkmate" if self.in_check() else "stalemate")
-        for probe in (sf.is_immediate_game_end, sf.is_optional_game_end):
-            ended, value = probe(VARIANT, self.start_fen, self.ff_moves)
-            if ended:
-                # value is from the side to move's view; pyffish reports the third occurrence of a
-                # position as 0 and a perpetual check as a win for the side that was checked.
-                if value == 0:
-                    return (None, "repetition")
-                return (side if value > 0 else other, "perpetual check")
-        if len(self.ff_moves) >= self.max_plies:
-            return (None, "max plies")
-        return None
-
-    def impasse(self, declarer: int):
-        """Judge `bestmove win` by the rules document's impasse count: both kings in their enemy
-        camp (the far three ranks); points on board and in hand.  (winner or None, reason)."""
-        board, rest = self.fen().split("[", 1)
-        hands = rest.split("]", 1)[0]
-        rows = board.split("/")  # rows[0] is rank a, White's back rank
-        kings, points = {}, {BLACK: 0, WHITE: 0}
-        for r, row in enumerate(rows):
-            for ch in row:
-                if ch.isdigit() or ch == "+":
-                    continue
-                c = BLACK if ch.isupper() else WHITE
-                if ch.lower() == "k":
-                    kings[c] = r
-                else:
-                    points[c] += IMPASSE_POINTS.get(ch.lower(), 1)
-        for ch in hands:
-            if ch.isalpha():
-                points[BLACK if ch.isupper() else WHITE] += IMPASSE_POINTS.get(ch.lower(), 1)
-        entered = kings.get(BLACK, 9) <= 2 and kings.get(WHITE, -1) >= len(rows) - 3
-        other = 1 - declarer
-        if not entered or points[declarer] < IMPASSE_NEED:
-            return (other, "false declaration")
-        if points[other] >= IMPASSE_NEED:
-            return (None, "impasse")
-        return (declarer, "impasse")
-
-
-def random_opening(rng: random.Random, plies: int, tries: int = 100) -> list[str]:
-    """`plies` random legal moves (USI text) from the start, leaving a position still in play."""
-    for _ in range(tries):
-        g = YariGame(max_plies=10**9)
-        for _ in range(plies):
-            legal = sorted(g.legal())
-            if not legal:
-                break
-            g.push(rng.choice(legal))
-        if len(g.usi_moves) == plies and g.adjudicate() is None:
-            return g.usi_moves
-    raise RuntimeError(f"no {plies}-ply opening still in play after {tries} tries")
 
 
 # ----------------------------------------------------------------------------------------------
@@ -184,7 +68,7 @@ def parse_engine(text: str, default_margin: int):
             kept.append(kv)
     head = parts[0]
     fairy = head in FAIRY_NAMES
-    spec = M.parse_engine_spec(",".join(["fairy-wasm" if fairy else head] + kept))
+    spec = engines.parse_engine_spec(",".join(["fairy-wasm" if fairy else head] + kept))
     if not any(kv.startswith("margin=") for kv in kept):
         # The WebAssembly build overruns short move times on a loaded machine (100 ms asked, up to
         # 364 ms measured at load 2.6 on 2 cores): a wide margin keeps its overruns from being
@@ -194,148 +78,18 @@ def parse_engine(text: str, default_margin: int):
         spec.name = next((kv[5:] for kv in kept if kv.startswith("name=")), "fairy")
         if not any(kv.startswith("cmd=") for kv in kept):
             spec.cmd = ["node", "--no-experimental-fetch", str(FAIRY_JS)]
-    spec.options.pop("UCI_Variant", None)  # always sent, see YariEngine.start
+    spec.options.pop("UCI_Variant", None)  # always sent, see play_game
     # `go movetime N` by default: Fairy-Stockfish keeps it to the millisecond while with `go btime 0
     # wtime 0 byoyomi N` it stops about 10 % early, and kirin spends a movetime whole (less its
     # delay margin) where a byoyomi budget may stop early; movetime is "N ms a move" for both.
     return spec, go or "movetime"
 
 
-class YariEngine(M.Engine):
-    """match.py's engine process with the variant always selected and a choice of `go` form."""
-
-    def __init__(self, spec, go_mode: str, log_path=None):
-        super().__init__(spec, log_path)
-        self.go_mode = go_mode
-
-    def start(self, extra_options=None):
-        # Fairy-Stockfish (WebAssembly) needs about 2 s to reach usiok on an idle core.
-        self.send("usi")
-        self.wait_for("usiok", 60.0)
-        # The variant is sent whether declared or not (kirin declares UCI_Variant, Fairy-Stockfish
-        # too); other options only when declared.
-        self.send(f"setoption name UCI_Variant value {VARIANT}")
-        for k, v in dict(extra_options or {}, **self.spec.options).items():
-            if k in self.declared_options or k.startswith("USI_"):
-                self.send(f"setoption name {k} value {v}")
-        self.send("isready")
-        self.wait_for("readyok", 60.0)
-
-    def go(self, position: str, ms: int, limit_ms: float, grace_s: float = 3.0):
-        self.drain()
-        self.send(position)
-        self.send(f"go movetime {ms}" if self.go_mode == "movetime" else f"go btime 0 wtime 0 byoyomi {ms}")
-        t0 = time.monotonic()
-        hard = t0 + limit_ms / 1000.0 + grace_s
-        while True:
-            try:
-                t, line = self.readline(hard)
-            except M.EngineTimeout:
-                return None, (time.monotonic() - t0) * 1000.0
-            toks = line.split()
-            if toks[:1] == ["bestmove"]:
-                return (toks[1] if len(toks) > 1 else ""), (t - t0) * 1000.0
-
-
-# ----------------------------------------------------------------------------------------------
-# One game
-# ----------------------------------------------------------------------------------------------
-def play_game(specs: dict, opening: list, movetime: int, max_plies: int, record: Path,
-              log_dir: Path | None = None) -> dict:
-    """specs: {BLACK: (EngineSpec, go mode), WHITE: ...}.  Never raises for engine faults."""
-    g = YariGame(max_plies)
-    for u in opening:
-        if not g.push(u):
-            raise ValueError(f"illegal opening move {u} after {g.usi_moves}")
-    stats = {c: {"moves": 0, "total_ms": 0.0, "max_ms": 0.0, "over_byoyomi": 0} for c in specs}
-    times: list = [None] * len(opening)
-    engines = {}
-    result = reason = detail = faulty = None
-    try:
-        for c in (BLACK, WHITE):
-            spec, go_mode = specs[c]
-            try:
-                log = (log_dir / f"{record.stem}-{'bw'[c]}-{spec.name}.log") if log_dir else None
-                e = YariEngine(spec, go_mode, log)
-                engines[c] = e
-                e.start({"MaxMovesToDraw": str(max_plies)})
-                e.new_game()
-            except M.EngineError as ex:
-                result, reason, detail, faulty = 1 - c, "crash", f"start: {ex}", c
-                break
-        st = g.adjudicate() if reason is None else None
-        if st:
-            result, reason = st
-        while reason is None:
-            c = g.turn
-            e, spec = engines[c], specs[c][0]
-            limit = spec.limit_ms(movetime)
-            try:
-                tok, ms = e.go(g.position_command(), movetime, limit)
-            except M.EngineCrash as ex:
-                result, reason, detail, faulty = 1 - c, "crash", str(ex), c
-                break
-            s = stats[c]
-            s["moves"] += 1
-            s["total_ms"] += ms
-            s["max_ms"] = max(s["max_ms"], ms)
-            s["over_byoyomi"] += ms > movetime
-            times.append(round(ms))
-            if tok is None:
-                crashed = e.proc.poll() is not None
-                result, reason, faulty = 1 - c, ("crash" if crashed else "time"), c
-                detail = f"no bestmove after {ms:.0f} ms (limit {limit:.0f})"
-                break
-            if ms > limit:
-                result, reason, faulty = 1 - c, "time", c
-                detail = f"bestmove {tok} after {ms:.0f} ms (limit {limit:.0f})"
-                break
-            if tok == "resign":
-                result, reason = 1 - c, "resign"
-                break
-            if tok == "win":
-                result, reason = g.impasse(c)
-                if reason == "false declaration":
-                    faulty = c
-                    detail = f"bestmove win in {g.fen()}"
-                break
-            if not g.push(tok):
-                result, reason, faulty = 1 - c, "illegal move", c
-                detail = f"illegal move {tok!r} after {g.position_command()}"
-                break
-            st = g.adjudicate()
-            if st:
-                result, reason = st
-    finally:
-        for c, e in engines.items():
-            e.close("draw" if result is None else ("win" if result == c else "lose"))
-    names = [specs[BLACK][0].name, specs[WHITE][0].name]
-    res = {
-        "winner": COLOUR[result], "reason": reason, "detail": detail,
-        "faulty": None if faulty is None else COLOUR[faulty],
-        "plies": len(g.usi_moves), "black": names[0], "white": names[1],
-        "opening_plies": len(opening), "moves": g.usi_moves, "ms": times,
-        "position": g.position_command(),
-        "stats": {COLOUR[c]: stats[c] for c in stats},
-    }
-    record.write_text(
-        f"# yari shogi, {names[0]} (black) vs {names[1]} (white), {movetime} ms a move\n"
-        f"# opening: {len(opening)} random plies; ms per move (- for opening plies): "
-        + " ".join("-" if t is None else str(t) for t in times) + "\n"
-        f"{res['position']}\n"
-        f"result {res['winner']} ({reason})" + (f": {detail}" if detail else "") + "\n")
-    return res
-
-
 # ----------------------------------------------------------------------------------------------
 # The match
 # ----------------------------------------------------------------------------------------------
 def check_engine(spec):
-    cmd0 = spec.cmd[0]
-    if spec.build and not Path(cmd0).exists():
-        M.build_revision(spec.build)
-    if not (Path(cmd0).exists() or M.shutil_which(cmd0)):
-        raise SystemExit(f"{spec.name}: {cmd0} not found (build kirin: cargo build --release)")
+    games.require_engine(spec.name, spec.cmd, spec.build)
     for a in spec.cmd[1:]:
         if a.endswith("uci.js") and not Path(a).exists():
             raise SystemExit(f"{spec.name}: {a} not found (install it: bash tuning/setup.sh)")
@@ -351,8 +105,8 @@ def run_match(args) -> dict:
     pairs = (args.games + 1) // 2
     rng = random.Random(args.seed)
     openings = [random_opening(rng, args.random_plies) for _ in range(pairs)]
-    stamp = dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    out = Path(args.out) if args.out else data_dir() / "yari-match" / f"{stamp}-{a.name}-vs-{b.name}".replace("@", "_")
+    stamp = games.time_stamp()
+    out = Path(args.out) if args.out else games.match_folder(games.data_dir() / "yari-match", stamp, a.name, b.name)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"A": dict(dataclasses.asdict(a), go=go_a), "B": dict(dataclasses.asdict(b), go=go_b),
             "movetime": args.movetime, "games": args.games, "seed": args.seed,
@@ -365,40 +119,25 @@ def run_match(args) -> dict:
               f"{b.margin_ms} ms), {args.movetime} ms a move; {args.games} games, {args.random_plies} random "
               f"plies (seed {args.seed}), concurrency {args.concurrency}; records in {out}", flush=True)
 
-    tally = M.Tally()
-    lock = threading.Lock()
-    results_f = open(out / "results.jsonl", "a")
+    tally = stats.Tally()
+    results = []
 
-    def job(i):
-        pair, a_black = i // 2, i % 2 == 0
+    def play_one(i, rec):
+        pair, a_black = games.game_pairing(i)
         specs = {BLACK: (a, go_a), WHITE: (b, go_b)} if a_black else {BLACK: (b, go_b), WHITE: (a, go_a)}
-        res = play_game(specs, openings[pair], args.movetime, args.max_plies, out / f"game-{i + 1:05d}.txt",
-                        log_dir=out if args.logs else None)
+        res = play_game(specs, openings[pair], args.movetime, args.max_plies, rec, log_dir=out if args.logs else None)
         res.update(game=i + 1, pair=pair, a_colour="black" if a_black else "white", loadavg=os.getloadavg()[0])
-        with lock:
-            tally.add(pair, res["a_colour"], res)
-            results_f.write(json.dumps(res) + "\n")
-            results_f.flush()
-            if not args.quiet:
-                s = tally.summary()
-                r = res["winner"]
-                sc = "draw" if r == "draw" else ("win" if r == res["a_colour"] else "loss")
-                extra = f" [{res['detail']}]" if res["detail"] else ""
-                print(f"game {i + 1:4d} {res['black']} vs {res['white']}: {sc} for {a.name} "
-                      f"({res['reason']}, {res['plies']} plies){extra}  W{s['W']} D{s['D']} L{s['L']}", flush=True)
         return res
 
-    with cf.ThreadPoolExecutor(max_workers=max(1, min(args.concurrency, 2))) as ex:
-        results = [f.result() for f in [ex.submit(job, i) for i in range(args.games)]]
-    results_f.close()
-    s = tally.summary()
-    s["loadavg_end"] = os.getloadavg()
-    s["A"], s["B"] = a.name, b.name
-    (out / "summary.json").write_text(json.dumps(s, indent=1))
-    M.print_summary(s, a.name, b.name)
-    with open(out / "summary.txt", "w") as f:
-        M.print_summary(s, a.name, b.name, file=f)
-    s["results"] = results
+    def on_result(res):
+        tally.add(res["pair"], res["a_colour"], res)
+        results.append(res)
+        if not args.quiet:
+            print(games.game_line(res, a.name, tally.summary()), flush=True)
+
+    games.play_match(out, range(args.games), "txt", play_one, on_result, args.concurrency)
+    s = games.finish(out, tally.summary(), a.name, b.name)
+    s["results"] = sorted(results, key=lambda r: r["game"])
     s["out"] = str(out)
     return s
 

@@ -1,16 +1,14 @@
-"""HaChu (XBoard protocol, `variant dai`) for tuning/dai_match.py: the notation conversion between
+"""HaChu (XBoard protocol, `variant dai`) for the dai referee: the notation conversion between
 HaChu and kirin, HaChu's move highlighting, and the engine process in force mode."""
 
 from __future__ import annotations
 
-import queue
 import re
 import subprocess
-import threading
 import time
 from pathlib import Path
 
-import match as M  # the engine errors and the child-process guard
+from .engines import EngineProcess, EngineTimeout, Reply
 
 FILES = 15
 
@@ -130,50 +128,32 @@ def parse_highlight(line: str) -> set:
 RESULT = re.compile(r"^(1-0|0-1|1/2-1/2)\s*(\{.*\})?")
 
 
-class XBoardEngine:
+class XBoardEngine(EngineProcess):
     """HaChu in force mode: it is told every move (`usermove`) and asked to move with `go`, after
-    which it goes back to force mode.  `ping`/`pong` tells when it has taken a move."""
+    which it goes back to force mode.  `ping`/`pong` tells when it has taken a move.  `spec`: a
+    dai referee's engine spec (referee/dai.py, Spec) of kind `xboard`."""
 
-    def __init__(self, spec: Spec, movetime: int, log_path: Path | None = None):
+    def __init__(self, spec, movetime: int, log_path: Path | None = None):
         self.spec = spec
         self.movetime = movetime
         self.log = open(log_path, "a") if log_path else None
         try:
-            self.proc = subprocess.Popen(spec.cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                         stderr=subprocess.STDOUT, text=True, bufsize=1,
-                                         preexec_fn=M._engine_child_setup)
-        except OSError as e:
-            raise M.EngineCrash(f"cannot start {spec.cmd}: {e}") from e
-        self.q: queue.Queue = queue.Queue()
-        threading.Thread(target=self._read, daemon=True).start()
+            super().__init__(spec.name, spec.cmd, subprocess.STDOUT)
+        except Exception:
+            self.closed()
+            raise
         self.pings = 0
         self.strays: list = []  # lines nobody asked for (result claims after a move, errors)
-
-    def _read(self):
-        for line in self.proc.stdout:
-            self.q.put((time.monotonic(), line.rstrip("\n")))
-        self.q.put((time.monotonic(), None))
 
     def send(self, line: str):
         if self.log:
             self.log.write(f"> {line}\n")
-        try:
-            self.proc.stdin.write(line + "\n")
-            self.proc.stdin.flush()
-        except (BrokenPipeError, OSError, ValueError) as e:
-            raise M.EngineCrash(f"{self.spec.name}: write failed ({e})") from e
+        super().send(line)
 
     def readline(self, deadline: float):
         """(time, line) of the next line that is not a `#` debug line."""
         while True:
-            remaining = deadline - time.monotonic()
-            try:
-                t, line = self.q.get(timeout=max(remaining, 0.001))
-            except queue.Empty:
-                raise M.EngineTimeout(self.spec.name) from None
-            if line is None:
-                self.q.put((t, None))
-                raise M.EngineCrash(f"{self.spec.name}: exited (code {self.proc.poll()})")
+            t, line = super().readline(deadline)
             if self.log:
                 self.log.write(f"< {line}\n")
             if not line.startswith("#"):
@@ -243,9 +223,9 @@ class XBoardEngine:
                 marked |= parse_highlight(ln)
         return marked
 
-    def move(self, limit_ms: float, grace_s: float = 3.0):
-        """(kirin text or None, ms, claim or None, HaChu's text).  A claim is a result line or
-        `resign` instead of a move."""
+    def ask(self, moves: list, limit_ms: float, grace_s: float = 3.0) -> Reply:
+        """HaChu's move (kirin text; HaChu has been told `moves`) or its claim, a result line or
+        `resign`."""
         if self.spec.depth is None:
             # HaChu 0.21 thinks only as long as its clock allows, and the clock is what `time`
             # says (centiseconds): with `st` alone it is empty and HaChu moves in milliseconds.
@@ -269,30 +249,18 @@ class XBoardEngine:
                         break
                 elif RESULT.match(line) or words[:1] == ["resign"]:
                     self.send("force")
-                    return None, (t - t0) * 1000.0, line, None
+                    return Reply(None, (t - t0) * 1000.0, line, None)
                 elif line.startswith("Illegal move") or line.startswith("Error"):
                     self.strays.append(line)
-        except M.EngineTimeout:
-            return None, (time.monotonic() - t0) * 1000.0, None, None
+        except EngineTimeout:
+            return Reply(None, (time.monotonic() - t0) * 1000.0, None, None)
         self.send("force")
         raw = "".join(legs)
         try:
-            return hachu_to_kirin(raw), (t - t0) * 1000.0, None, raw
+            return Reply(hachu_to_kirin(raw), (t - t0) * 1000.0, None, raw)
         except NotationError:
-            return raw, (t - t0) * 1000.0, None, raw  # the judge will refuse it, by name
+            return Reply(raw, (t - t0) * 1000.0, None, raw)  # the judge will refuse it, by name
 
-    def close(self):
-        try:
-            if self.proc.poll() is None:
-                try:
-                    self.send("quit")
-                except M.EngineError:
-                    pass
-                try:
-                    self.proc.wait(timeout=2.0)
-                except subprocess.TimeoutExpired:
-                    self.proc.kill()
-                    self.proc.wait(timeout=5.0)
-        finally:
-            if self.log:
-                self.log.close()
+    def closed(self):
+        if self.log:
+            self.log.close()
