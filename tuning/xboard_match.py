@@ -39,7 +39,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
-from hachu import NotationError, hachu_to_kirin  # noqa: E402  (XBoard and HaChu share notation)
+from referee.hachu import NotationError, hachu_to_kirin  # noqa: E402  (XBoard and HaChu share notation)
 
 XVFB = ["xvfb-run", "-a", "-s", "-screen 0 1600x1400x24"]
 XBOARD = "/usr/games/xboard"
