@@ -223,7 +223,7 @@ fn dai_game_through_the_usi_loop_handing_over() {
         .iter()
         .find(|l| l.starts_with("setup ("))
         .unwrap_or_else(|| panic!("no setup: {description:?}"));
-    assert!(setup.contains(") 15x15+0_fairy "), "{setup}");
+    assert!(setup.contains(") 15x15+0_chu "), "{setup}");
     let pieces = description
         .iter()
         .filter(|l| l.starts_with("piece "))

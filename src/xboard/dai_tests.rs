@@ -92,26 +92,29 @@ fn slots(table: &str) -> Vec<String> {
 fn every_kind_has_its_own_slot_and_the_king_the_last() {
     for white in [true, false] {
         let table = slots(&piece_to_char(white));
-        assert_eq!(table.len(), XBOARD_PIECE_TYPES);
-        let used: Vec<&String> = table.iter().filter(|s| *s != ".").collect();
-        // 28 base kinds and 15 promoted ones fill XBoard's 43 slots beside the king.
-        assert_eq!(used.len(), 44);
-        let mut distinct = used.clone();
+        // 28 base kinds, 26 promoted ones and the king, within XBoard's 66 a side.
+        assert_eq!(table.len(), 55);
+        assert!(table.len() <= XBOARD_PIECE_TYPES);
+        let mut distinct = table.clone();
         distinct.sort();
         distinct.dedup();
-        assert_eq!(distinct.len(), 44);
+        assert_eq!(distinct.len(), 55);
         assert_eq!(
             table.last().map(String::as_str),
             Some(if white { "K" } else { "k" })
         );
-        assert_eq!(
-            &table[..5],
-            ["P", "N", "B", "R", "Q"].map(|s| if white {
+        let case = |s: &str| {
+            if white {
                 s.to_string()
             } else {
                 s.to_lowercase()
-            })
-        );
+            }
+        };
+        assert_eq!(&table[..5], ["P", "N", "B", "R", "Q"].map(case));
+        // Every promoting kind is paired with a promoted slot.
+        for kind in KINDS.iter().filter(|k| k.promotes_to.is_some()) {
+            assert!(table.contains(&case(&format!("^{}", kind.letters))));
+        }
     }
 }
 
@@ -132,58 +135,24 @@ fn every_piece_in_the_start_position_is_in_the_table() {
 #[test]
 fn the_answer_to_variant_dai_is_one_setup_and_one_piece_line_per_kind() {
     let lines: Vec<String> = description().iter().map(ToString::to_string).collect();
-    assert_eq!(lines.len(), 1 + 44);
-    assert!(
-        lines[0]
-            .starts_with("setup (PNBRQLUICSGAFTEOXWMVHDA'C'F'X'P'L!^P^B^R^L^C^S^G^A^F^T^E^M^V^H^D")
-    );
-    assert!(lines[0].contains(") 15x15+0_fairy lnuicsgkgsciunl/"));
+    assert_eq!(lines.len(), 1 + 55);
+    assert!(lines[0].starts_with(
+        "setup (PNBRQLUICSGAFTEOXWMVHDA'C'F'X'P'L!^P^N^B^R^L^U^I^C^S^G^A^F^T^E^O^X^W^M^V^H^D\
+         ^A'^C'^F'^X'^P'K"
+    ));
+    // The parent under which XBoard relays every promotion's `+`.
+    assert!(lines[0].contains(") 15x15+0_chu lnuicsgkgsciunl/"));
     assert!(lines.contains(&"piece L!& KNADcaKmabK".to_string()));
     assert!(lines.contains(&"piece +L& vRfB".to_string()));
     assert!(lines.contains(&"piece X'& W2".to_string()));
+    assert!(lines.contains(&"piece +N& WfF".to_string()));
+    assert!(lines.contains(&"piece +O& KNADcaKmabK".to_string()));
+    assert!(lines.contains(&"piece +P'& FfsW".to_string()));
     let mut ids: Vec<&str> = lines[1..]
         .iter()
         .map(|l| l.split(' ').nth(1).unwrap())
         .collect();
     ids.sort();
     ids.dedup();
-    assert_eq!(ids.len(), 44);
-}
-
-#[test]
-fn promoted_kinds_without_a_slot_show_as_a_piece_that_moves_the_same() {
-    assert_eq!(xboard_piece("+N").as_deref(), Some("+P"));
-    assert_eq!(xboard_piece("+x'").as_deref(), Some("+p"));
-    assert_eq!(xboard_piece("+O").as_deref(), Some("L!"));
-    assert_eq!(xboard_piece("+x").as_deref(), Some("q"));
-    assert_eq!(xboard_piece("+P'").as_deref(), Some("E"));
-    assert_eq!(xboard_piece("+h").as_deref(), Some("+h"));
-    assert_eq!(xboard_piece("l!").as_deref(), Some("l!"));
-    assert_eq!(xboard_piece("+K"), None);
-    assert_eq!(xboard_piece("Z"), None);
-    // Every promoted ID shown has a slot or is a base kind.
-    let table = slots(&format!("{}{}", piece_to_char(true), piece_to_char(false)));
-    for kind in &KINDS {
-        for text in [kind.letters.to_string(), format!("+{}", kind.letters)] {
-            if let Some(id) = xboard_piece(&text) {
-                let slot = id.replace('+', "^");
-                assert!(
-                    table.contains(&slot),
-                    "{text} shows as {id}, which has no slot"
-                );
-            }
-        }
-    }
-}
-
-#[test]
-fn boards_are_kirins_sfen_but_for_promoted_kinds_without_a_slot() {
-    let board = START_FEN.split(' ').next().unwrap();
-    assert_eq!(xboard_board(board).as_deref(), Some(board));
-    assert_eq!(
-        xboard_board("+N+o2+H/+x'14").as_deref(),
-        Some("+Pl!2+H/+p14")
-    );
-    assert_eq!(xboard_board("7Z7"), None);
-    assert_eq!(xboard_board("7+"), None);
+    assert_eq!(ids.len(), 55);
 }

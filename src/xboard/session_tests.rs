@@ -156,7 +156,7 @@ fn variant_dai_is_answered_with_its_description() {
     let mut s = session();
     let out = feed(&mut s, &["new", "variant dai"]);
     assert!(out[0].starts_with("setup ("));
-    assert!(out[0].contains("15x15+0_fairy"));
+    assert!(out[0].contains("15x15+0_chu"));
     assert!(out.iter().filter(|l| l.starts_with("piece ")).count() > 40);
     assert_eq!(s.engine().calls, ["new_game shogi", "new_game dai"]);
     // Shogi XBoard knows: no description.

@@ -19,8 +19,9 @@ moves = sys.argv[2:]
 log = open(os.environ["XB_STUB_LOG"], "a") if os.environ.get("XB_STUB_LOG") else None
 fen = os.environ.get("XB_STUB_FEN")
 if fen:
-    head, _, _ = description[0].partition(" 15x15+0_fairy ")
-    description[0] = f"{head} 15x15+0_fairy {fen}"
+    # `setup (TABLE) 15x15+0_PARENT FEN`: the FEN is all after the parent.
+    head, size, rest = description[0].partition(" 15x15+0_")
+    description[0] = f"{head}{size}{rest.split(' ', 1)[0]} {fen}"
 
 
 def say(line):
