@@ -20,7 +20,8 @@ So that "no illegal move" means something, every game is checked three ways from
   rule when HaChu plays), and the result XBoard recorded must agree with the judge's state.
 A time loss, a crash, an illegal move, a refusal or a relay mismatch is a fault, listed per game.
 
-HaChu 0.21 runs behind `tuning/hachu_xboard.py`, which passes everything through but XBoard's
+kirin describes dai under XBoard's parent variant `chu`, the one under which XBoard relays every
+promotion's `+` (docs/xboard.md). HaChu 0.21 runs behind `tuning/hachu_xboard.py`, which passes everything through but XBoard's
 `setboard`, of which HaChu reads only the board field (it exits on the fields after it).
 """
 
@@ -69,7 +70,9 @@ def xboard_args(args, game: int, folder: Path) -> list:
             "-adjudicateLossThreshold", "0", "-adjudicateDrawMoves", str(args.max_plies // 2),
             "-ponderNextMove", "false", "-autoCallFlag", "true",
             "-st", f"0:{args.st:02d}", "-firstPlaysBlack", "true" if game % 2 == 0 else "false",
-            "-boardSize", "small"]
+            "-boardSize", "small",
+            # XBoard reads and rewrites a settings file: one per game keeps runs apart.
+            "-settingsFile", str(folder / "xboard.ini"), "-saveSettingsOnExit", "false"]
     if args.depth:
         argv += ["-searchDepth", str(args.depth)]
     return argv

@@ -37,7 +37,10 @@ def xboard(tmp, name, engines, extra, actions, env=None, legality="false", timeo
     """Runs XBoard with the stub engines; `actions` is shell run once the board is up."""
     log = os.path.join(tmp, name + ".log")
     args = ["/usr/games/xboard", "-fd", tmp, "-variant", "dai", "-debug", "-nameOfDebugFile",
-            log, "-testLegality", legality, "-boardSize", "medium"]
+            log, "-testLegality", legality, "-boardSize", "medium",
+            # XBoard reads and rewrites a settings file (~/.xboardrc by default), which can move
+            # the board between runs: each run gets a fresh one of its own.
+            "-settingsFile", os.path.join(tmp, name + ".ini"), "-saveSettingsOnExit", "false"]
     for flag, engine in zip(["-fcp", "-scp"], engines):
         args += [flag, engine]
     quoted = " ".join("'" + a.replace("'", "'\\''") + "'" for a in args + extra)
