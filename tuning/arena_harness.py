@@ -77,19 +77,11 @@ def play(folder: Path, black: tuple, white: tuple, *, sfen: str = START, byoyomi
               "tournament": {"games_per_pair": 1, "num_parallel": 1}, "dashboard": {"enabled": False}}
     (folder / "tournament.yaml").write_text(json.dumps(config, indent=1))
     run = folder / "run"
-    log = open(folder / "arena.log", "wb")
-    proc = subprocess.Popen([str(ARENA), "run", "tournament", str(folder / "tournament.yaml"), "--run-dir", str(run)],
-                            cwd=folder, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    try:
-        proc.wait(timeout=limit_s)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.wait()
-        raise ArenaHung(f"shogiarena ran past {limit_s} s; its log ends:\n{_tail(folder)}") from None
-    finally:
-        log.close()
-    if proc.returncode != 0:
-        raise AssertionError(f"shogiarena exited {proc.returncode}; its log ends:\n{_tail(folder)}")
+    log = folder / "arena.log"
+    proc = start([str(ARENA), "run", "tournament", str(folder / "tournament.yaml"), "--run-dir", str(run)], folder, log)
+    code = finish(proc, log, limit_s)
+    if code != 0:
+        raise AssertionError(f"shogiarena exited {code}; its log ends:\n{tail(log)}")
     db = sqlite3.connect(run / "game.db")
     try:
         rows = db.execute(
@@ -103,5 +95,23 @@ def play(folder: Path, black: tuple, white: tuple, *, sfen: str = START, byoyomi
     return {"games": len(rows), "result": result, "plies": plies, "black": b, "white": w, "run": run}
 
 
-def _tail(folder: Path, n: int = 3000) -> str:
-    return (folder / "arena.log").read_text(errors="replace")[-n:]
+def start(command: list[str], folder: Path, log: Path, env: dict | None = None) -> subprocess.Popen:
+    """Starts a ShogiArena command in folder, in a process group of its own, its output to log."""
+    with open(log, "wb") as out:
+        return subprocess.Popen(command, cwd=folder, env=env, stdout=out, stderr=subprocess.STDOUT,
+                                start_new_session=True)
+
+
+def finish(proc: subprocess.Popen, log: Path, limit_s: float) -> int:
+    """Waits for a command of `start` and returns its exit status; past limit_s kills its process
+    group and raises ArenaHung with the end of its log."""
+    try:
+        return proc.wait(timeout=limit_s)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise ArenaHung(f"shogiarena ran past {limit_s} s; its log ends:\n{tail(log)}") from None
+
+
+def tail(log: Path, n: int = 3000) -> str:
+    return log.read_text(errors="replace")[-n:]

@@ -20,6 +20,10 @@ MODE, what the engine does at `go`:
              `first`; every later one writes ARG/thinking-PID at its first `go` and then waits
              until ARG/release exists before playing as `first`.  A test uses it to know, without
              racing the clock, that games are under way and cannot finish before it lets them.
+  held       ARG is a folder.  At its first `go` the engine writes ARG/thinking-PID, holding its
+             working folder, and waits until ARG/go-PID or ARG/go-all exists (or its parent is
+             gone) before playing as `first`: a test of SSH workers, whose games run in a folder
+             of their host's, knows where each game is under way and decides whether it goes on.
 
 Every engine but `dead` declares `Threads` and answers `usi`, `isready`, `position`, `go`, `quit`.
 """
@@ -30,6 +34,18 @@ import time
 from pathlib import Path
 
 import cshogi
+
+
+def hold(folder):
+    """The `held` engine's wait at its first go (see the module's docstring)."""
+    pid = os.getpid()
+    (folder / f".thinking-{pid}").write_text(os.getcwd())
+    os.replace(folder / f".thinking-{pid}", folder / f"thinking-{pid}")  # seen whole or not at all
+    parent, deadline = os.getppid(), time.monotonic() + 600  # never outlive a broken test for long
+    while not ((folder / f"go-{pid}").exists() or (folder / "go-all").exists()):
+        if os.getppid() != parent or time.monotonic() > deadline:
+            sys.exit(0)
+        time.sleep(0.05)
 
 
 def main(argv):
@@ -112,6 +128,8 @@ def main(argv):
                     deadline = time.monotonic() + 120  # never outlive a broken test for long
                     while not (gate / "release").exists() and time.monotonic() < deadline:
                         time.sleep(0.02)
+            if mode == "held" and ngo == 1:
+                hold(Path(arg))
             out("bestmove " + first_move())
         elif t[0] == "quit":
             break

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what the match harness needs: the opponents (Debian packages gpsshogi, fairy-stockfish
 # and hachu, /usr/games/gpsusi, /usr/games/fairy-stockfish and /usr/games/hachu, the dai shogi
-# opponent of tuning/dai_match.py) and a Python virtual
-# environment at the repo root (.venv) with cshogi, shogiarena (pinned), pytest and pyffish (Fairy-Stockfish's
+# opponent of tuning/dai_match.py), openssh-server (/usr/sbin/sshd, which tuning/test_arena_hosts.py
+# starts on a loopback port of its own as ShogiArena's SSH hosts) and a Python virtual
+# environment at the repo root (.venv) with cshogi, shogiarena (pinned), uv (pinned: ShogiArena
+# builds and installs its SSH workers with it), pytest and pyffish (Fairy-Stockfish's
 # rules as a library, the reference for yari shogi's moves in tests/yari.rs and the referee of
 # tuning/yari_match.py), and the yari shogi opponent: Fairy-Stockfish compiled to WebAssembly (npm
 # package fairy-stockfish-nnue.wasm, version pinned in tuning/package-lock.json, installed in
@@ -23,12 +25,23 @@ command -v npm >/dev/null || missing+=(nodejs npm)
 command -v xvfb-run >/dev/null || missing+=(xvfb)
 command -v import >/dev/null || missing+=(imagemagick)
 command -v xdotool >/dev/null || missing+=(xdotool)
+# sshd for the two-host ShogiArena test (tuning/test_arena_hosts.py).
+[ -x /usr/sbin/sshd ] || missing+=(openssh-server)
 if [ ${#missing[@]} -gt 0 ]; then
     sudo=""
     [ "$(id -u)" = 0 ] || sudo="sudo"
     echo "installing ${missing[*]} with apt-get" >&2
     $sudo apt-get update -q
+    # No service may start on install (openssh-server's would take port 22): where no policy
+    # forbids it yet, one does for the length of the install.
+    policy=""
+    if [ ! -e /usr/sbin/policy-rc.d ]; then
+        policy=/usr/sbin/policy-rc.d
+        printf '#!/bin/sh\nexit 101\n' | $sudo tee "$policy" >/dev/null
+        $sudo chmod 755 "$policy"
+    fi
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "${missing[@]}"
+    [ -z "$policy" ] || $sudo rm -f "$policy"
 fi
 
 if [ ! -x .venv/bin/python ]; then
@@ -36,7 +49,7 @@ if [ ! -x .venv/bin/python ]; then
 fi
 # shogiarena is pinned, as the npm opponent is: what its runner judges right and wrong is
 # measured on this version, and a new one must be measured again before it is trusted.
-.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi "shogiarena==1.3.2" pytest pyffish
+.venv/bin/python -m pip install --quiet --disable-pip-version-check cshogi "shogiarena==1.3.2" "uv==0.13.9" pytest pyffish
 .venv/bin/python -c "import cshogi, shogiarena, pyffish; print('cshogi, shogiarena and pyffish importable')"
 
 # The yari shogi opponent, with node and npm (installed above when missing).
