@@ -144,4 +144,4 @@ mod yari;
 #[cfg(test)]
 mod search_tests;
 
-pub use variant::{Explanation, MateAnswer, RuleOptions, Variant};
+pub use variant::{Explanation, MateAnswer, MateRequest, RuleOptions, Variant};

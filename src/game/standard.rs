@@ -1,15 +1,14 @@
 //! Standard shogi behind the game interface: every method forwards to the rules core and the
 //! evaluation, and is inlined into the search.
 
-use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MoveList, Variant};
+use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MateRequest, MoveList, Variant};
+use crate::book::{self, BookAnswer, BookOptions, Rng, Source};
 use crate::eval::{self, Evaluator};
 use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::shogi::see::{see_ge, value};
 use crate::shogi::{
     Color, EnteringKingRule, Move, PieceType, Position, Repetition, legal_moves, mate1, movegen,
 };
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 impl Game for Position {
     type Move = Move;
@@ -294,19 +293,18 @@ impl Variant for Position {
             evaluator: evaluator.name(),
         })
     }
+    const SOLVES_MATE: bool = true;
     fn solve_mate(
         &mut self,
-        hash_mb: usize,
-        deadline: Option<Instant>,
-        stop: &AtomicBool,
+        request: MateRequest,
         progress: &mut dyn FnMut(MateProgress),
     ) -> Option<MateAnswer> {
         let limits = MateLimits {
-            deadline,
+            deadline: request.deadline,
             max_nodes: None,
         };
         Some(
-            match MateSolver::new(hash_mb).solve(self, limits, stop, progress) {
+            match MateSolver::new(request.hash_mb).solve(self, limits, request.stop, progress) {
                 MateResult::Mate(moves) => {
                     MateAnswer::Mate(moves.iter().map(ToString::to_string).collect())
                 }
@@ -315,7 +313,12 @@ impl Variant for Position {
             },
         )
     }
-    fn as_standard(&self) -> Option<&Position> {
-        Some(self)
+    fn book_answer(
+        &self,
+        book: &mut Source,
+        options: &BookOptions,
+        rng: &mut Rng,
+    ) -> Option<BookAnswer> {
+        book::play::answer(book, self, options, rng)
     }
 }

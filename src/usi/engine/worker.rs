@@ -13,7 +13,7 @@ use crossbeam_channel::Sender;
 
 use super::io::Out;
 use crate::engine::GameEngine;
-use crate::game::MateAnswer;
+use crate::game::{MateAnswer, MateRequest};
 use crate::mate::MateProgress;
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
@@ -155,7 +155,12 @@ fn solve_mate(
     let deadline = mate_deadline(limit, Instant::now());
     let mut progress =
         |p: MateProgress| out.send(&mate_progress_line(p.nodes, p.elapsed, p.hashfull));
-    match pos.solve_mate(hash_mb, deadline, stop, &mut progress) {
+    let request = MateRequest {
+        hash_mb,
+        deadline,
+        stop,
+    };
+    match pos.solve_mate(request, &mut progress) {
         Some(MateAnswer::Mate(moves)) => CheckmateAnswer::Moves(moves),
         Some(MateAnswer::NoMate) => CheckmateAnswer::NoMate,
         Some(MateAnswer::Timeout) => CheckmateAnswer::Timeout,
