@@ -6,7 +6,7 @@
 
 use super::Game;
 use crate::book::{BookAnswer, BookOptions, Rng, Source};
-use crate::dai::DeclinedPawnRule;
+pub use crate::dai::DeclinedPawnRule;
 use crate::mate::MateProgress;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

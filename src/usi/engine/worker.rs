@@ -217,7 +217,7 @@ pub fn report_line<M: std::fmt::Display>(report: Report<M>, show_multipv: bool) 
 fn pv_line<M: std::fmt::Display>(info: &PvInfo<M>, show_multipv: bool) -> Response {
     let value = match info.score {
         // The one place scores meet the GUI: centipawns go to its scale.
-        crate::search::Score::Cp(cp) => ScoreValue::Cp(crate::eval::to_reported_cp(cp)),
+        crate::search::Score::Cp(cp) => ScoreValue::Cp(crate::game::to_reported_cp(cp)),
         crate::search::Score::Mate(0) => ScoreValue::Checkmated,
         crate::search::Score::Mate(plies) => ScoreValue::Mate(plies),
     };
