@@ -192,21 +192,14 @@ fn mate_progress_line(nodes: u64, elapsed: Duration, hashfull: u32) -> Response 
 pub fn report_line<M: std::fmt::Display>(report: Report<M>, show_multipv: bool) -> Response {
     match report {
         Report::Pv(info) => pv_line(&info, show_multipv),
-        Report::Progress {
-            depth,
-            currmove,
-            nodes,
-            nps,
-            time_ms,
-            hashfull,
-        } => {
-            let mut fields = vec![InfoField::Depth(depth)];
+        Report::Progress { currmove, progress } => {
+            let mut fields = vec![InfoField::Depth(progress.depth)];
             fields.extend(currmove.map(|m| InfoField::CurrMove(m.to_string())));
             fields.extend([
-                InfoField::Nodes(nodes),
-                InfoField::Nps(nps),
-                InfoField::Time(time_ms),
-                InfoField::HashFull(hashfull),
+                InfoField::Nodes(progress.nodes),
+                InfoField::Nps(progress.nps),
+                InfoField::Time(progress.time_ms),
+                InfoField::HashFull(progress.hashfull),
             ]);
             Response::Info(fields)
         }
@@ -266,6 +259,7 @@ pub fn perft(pos: &mut dyn GameEngine, depth: u32, stop: &AtomicBool, out: &Out)
 mod tests {
     use super::*;
     use crate::engine::engine_for;
+    use crate::search::Progress;
     use crate::search::Score as SearchScore;
     use crate::shogi::Position;
     use crate::shogi::perft::divide;
@@ -359,12 +353,14 @@ mod tests {
         );
         let progress = report_line(
             Report::Progress {
-                depth: 7,
                 currmove: Some(pos.parse_move("2g2f").unwrap()),
-                nodes: 10,
-                nps: 20,
-                time_ms: 30,
-                hashfull: 40,
+                progress: Progress {
+                    depth: 7,
+                    nodes: 10,
+                    nps: 20,
+                    time_ms: 30,
+                    hashfull: 40,
+                },
             },
             false,
         );
