@@ -16,7 +16,8 @@ use nom::{
 };
 
 use self::lex::{
-    Res, checked_move, committed, count, is_separator, keyword, millis, noise, refuse, sep, word,
+    Res, checked_move, committed, count, is_separator, keyword, millis, noise, one_of_words,
+    refuse, sep, word,
 };
 use super::command::{ClockTimes, Command, GameResult, GoParams, MateLimit, PositionStart};
 
@@ -340,11 +341,11 @@ fn ponderhit(input: &str) -> Res<'_, Command> {
 
 /// The game is over whatever follows, so an unknown result still stops the engine.
 fn gameover(input: &str) -> Res<'_, Command> {
-    let result = alt((
-        value(GameResult::Win, keyword("win")),
-        value(GameResult::Lose, keyword("lose")),
-        value(GameResult::Draw, keyword("draw")),
-    ));
+    let result = one_of_words([
+        ("win", GameResult::Win),
+        ("lose", GameResult::Lose),
+        ("draw", GameResult::Draw),
+    ]);
     map(
         preceded(
             keyword("gameover"),
