@@ -33,7 +33,7 @@ use crate::shogi::{Move, PieceType, Position, Square, legal_moves};
 
 pub use file::FileBook;
 pub use format::{HEADER, Problem};
-pub use play::{BookAnswer, BookLine};
+pub use play::{BookAnswer, BookLine, BookRequest};
 pub use select::{BookOptions, Choice, Rng};
 
 /// The book kirin builds itself and ships; used when `BookFile` names it and no file of that

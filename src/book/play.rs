@@ -6,6 +6,14 @@ use super::Source;
 use super::select::{self, BookOptions, Rng};
 use crate::shogi::{Move, Position};
 
+/// What the engine is asked to play from: the book, the options its moves are chosen under,
+/// and the random source that picks among them.
+pub struct BookRequest<'a> {
+    pub source: &'a mut Source,
+    pub options: &'a BookOptions,
+    pub rng: &'a mut Rng,
+}
+
 /// A book's answer in a position.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BookAnswer {
@@ -18,26 +26,24 @@ pub struct BookAnswer {
 /// The chosen book move with what the book says of it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BookLine {
-    pub mv: String,
-    /// The expected reply, when the book knows one.
-    pub ponder: Option<String>,
-    /// The move, the ponder move, then the book's best move at each following position, up to
-    /// `BookPvMoves` moves.
+    /// The chosen move first, then the ponder move, then the book's best move at each
+    /// following position, up to `BookPvMoves` moves.
     pub pv: Vec<String>,
-    /// Centipawns from the view of the side to move.
+    /// The expected reply, when the book knows one (also when `pv` is cut before it).
+    pub ponder: Option<String>,
+    /// Centipawns from the view of the side to move, and the depth of the search that gave it.
     pub value: i32,
-    /// Depth of the search that gave `value`.
     pub depth: i32,
 }
 
 /// The book's answer in `pos`; `None` past the plies the book is used for (`BookMoves`), where
 /// it is not even looked at.
-pub fn answer(
-    source: &mut Source,
-    pos: &Position,
-    options: &BookOptions,
-    rng: &mut Rng,
-) -> Option<BookAnswer> {
+pub fn answer(pos: &Position, book: BookRequest) -> Option<BookAnswer> {
+    let BookRequest {
+        source,
+        options,
+        rng,
+    } = book;
     if pos.game_ply() > options.moves {
         return None;
     }
@@ -50,12 +56,11 @@ pub fn answer(
         rng,
     )
     .map(|chosen| BookLine {
-        mv: chosen.mv.to_string(),
-        ponder: chosen.ponder.map(|m| m.to_string()),
         pv: book_pv(source, pos, chosen.mv, chosen.ponder, options)
             .iter()
             .map(Move::to_string)
             .collect(),
+        ponder: chosen.ponder.map(|m| m.to_string()),
         value: chosen.value,
         depth: chosen.depth,
     });

@@ -3,7 +3,7 @@
 
 use super::{GameEngine, PositionError};
 use crate::bench::BenchResult;
-use crate::book::{BookAnswer, BookOptions, Rng, Source};
+use crate::book::{BookAnswer, BookRequest};
 use crate::game::{
     Color, EnteringKingRule, Explanation, MateAnswer, MateRequest, RuleOptions, Variant,
 };
@@ -118,13 +118,8 @@ impl<G: Variant> GameEngine for Engine<G> {
         self.pos.can_declare_win(rule)
     }
 
-    fn book_answer(
-        &self,
-        book: &mut Source,
-        options: &BookOptions,
-        rng: &mut Rng,
-    ) -> Option<BookAnswer> {
-        self.pos.book_answer(book, options, rng)
+    fn book_answer(&self, book: BookRequest) -> Option<BookAnswer> {
+        self.pos.book_answer(book)
     }
 
     fn load_eval_file(&mut self, name: &str, path: &str) -> Option<Result<&'static str, String>> {

@@ -12,7 +12,7 @@ mod generic;
 pub use generic::Engine;
 
 use crate::bench::BenchResult;
-use crate::book::{BookAnswer, BookOptions, Rng, Source};
+use crate::book::{BookAnswer, BookRequest};
 use crate::game::{
     Color, EnteringKingRule, Explanation, MateAnswer, MateRequest, RuleOptions, Variant,
 };
@@ -92,14 +92,9 @@ pub trait GameEngine: Send {
     fn legal_replies(&self, first: &str) -> Vec<String>;
     /// Whether the side to move may declare a win under `rule`.
     fn can_declare_win(&self, rule: EnteringKingRule) -> bool;
-    /// The opening book's move here, from `book`, in the format of this game's books; `None`
+    /// The opening book's move here, from `book` (in the format of this game's books); `None`
     /// for a game without books and where the book is not used (past `BookMoves`).
-    fn book_answer(
-        &self,
-        book: &mut Source,
-        options: &BookOptions,
-        rng: &mut Rng,
-    ) -> Option<BookAnswer>;
+    fn book_answer(&self, book: BookRequest) -> Option<BookAnswer>;
 
     /// Loads the evaluation file at `path` for the name `name` (the `EvalFile` value), unless
     /// that name is loaded already; an empty name means the default evaluation. `None` when

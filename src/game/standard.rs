@@ -2,7 +2,7 @@
 //! evaluation, and is inlined into the search.
 
 use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MateRequest, MoveList, Variant};
-use crate::book::{self, BookAnswer, BookOptions, Rng, Source};
+use crate::book::{self, BookAnswer, BookRequest};
 use crate::eval::{self, Evaluator};
 use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::shogi::see::{see_ge, value};
@@ -313,12 +313,7 @@ impl Variant for Position {
             },
         )
     }
-    fn book_answer(
-        &self,
-        book: &mut Source,
-        options: &BookOptions,
-        rng: &mut Rng,
-    ) -> Option<BookAnswer> {
-        book::play::answer(book, self, options, rng)
+    fn book_answer(&self, book: BookRequest) -> Option<BookAnswer> {
+        book::play::answer(self, book)
     }
 }

@@ -5,7 +5,7 @@
 //! beside its `Game` implementation; one generic engine ([`crate::engine`]) serves them all.
 
 use super::Game;
-use crate::book::{BookAnswer, BookOptions, Rng, Source};
+use crate::book::{BookAnswer, BookRequest};
 pub use crate::dai::DeclinedPawnRule;
 use crate::mate::MateProgress;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -93,12 +93,7 @@ pub trait Variant: Game {
     }
     /// The opening book's move here (`book` is in the format of this game's books); `None` in
     /// a game without books, and where the book is not used (past `BookMoves`).
-    fn book_answer(
-        &self,
-        _book: &mut Source,
-        _options: &BookOptions,
-        _rng: &mut Rng,
-    ) -> Option<BookAnswer> {
+    fn book_answer(&self, _book: BookRequest) -> Option<BookAnswer> {
         None
     }
     /// Perft by root move: calls `each` with every root move and the number of leaves `depth`

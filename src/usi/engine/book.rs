@@ -7,7 +7,9 @@
 
 use super::io::Out;
 use super::options::Options;
-use crate::book::{Book, DEFAULT_BOOK, DEFAULT_BOOK_NAME, FileBook, Problem, Rng, Source};
+use crate::book::{
+    Book, BookRequest, DEFAULT_BOOK, DEFAULT_BOOK_NAME, FileBook, Problem, Rng, Source,
+};
 use crate::engine::GameEngine;
 use crate::search::Limits;
 use crate::usi::{BestMove, InfoField, Response, Score, ScoreValue};
@@ -109,7 +111,11 @@ impl BookSlot {
         }
         self.ensure(options, out);
         let source = self.source.as_mut()?;
-        let answer = game.book_answer(source, &options.book, &mut self.rng)?;
+        let answer = game.book_answer(BookRequest {
+            source,
+            options: &options.book,
+            rng: &mut self.rng,
+        })?;
         if let Some(first) = answer.problems.first() {
             let more = answer.problems.len() - 1;
             let tail = if more > 0 {
@@ -129,10 +135,10 @@ impl BookSlot {
                 value: ScoreValue::Cp(chosen.value),
                 bound: None,
             }),
-            InfoField::Pv(chosen.pv),
+            InfoField::Pv(chosen.pv.clone()),
         ]));
         Some(BestMove::Move {
-            mv: chosen.mv,
+            mv: chosen.pv[0].clone(),
             ponder: chosen.ponder,
         })
     }
