@@ -77,21 +77,9 @@ impl GoParam {
     }
 }
 
-const GO_KEYWORDS: [&str; 13] = [
-    "ponder",
-    "infinite",
-    "btime",
-    "wtime",
-    "byoyomi",
-    "binc",
-    "winc",
-    "movetime",
-    "depth",
-    "nodes",
-    "mate",
-    "perft",
-    "searchmoves",
-];
+/// The words that begin a `go` parameter, which end a `searchmoves` list.
+const GO_KEYWORDS: &str =
+    "ponder infinite btime wtime byoyomi binc winc movetime depth nodes mate perft searchmoves";
 
 pub(super) fn go(input: &str) -> Res<'_, Command> {
     let params = fold_many0(preceded(sep, go_param), GoParams::default, |go, param| {
@@ -131,7 +119,9 @@ fn mate(input: &str) -> Res<'_, MateLimit> {
 /// Moves up to the next `go` keyword; anything else in the list refuses the line,
 /// since searching a different set of moves would answer a different question.
 fn searchmoves(input: &str) -> Res<'_, Vec<String>> {
-    let go_keyword = verify(word, |word: &str| GO_KEYWORDS.contains(&word));
+    let go_keyword = verify(word, |word: &str| {
+        GO_KEYWORDS.split(' ').any(|keyword| keyword == word)
+    });
     let moves = many0(preceded(sep, preceded(not(go_keyword), checked_move)));
     preceded(keyword("searchmoves"), moves).parse(input)
 }
