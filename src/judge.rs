@@ -23,6 +23,11 @@
 //!   end where they start).
 //! - `sfen <position>`: `sfen <sfen>` of the final position.
 //! - `quit` (or end of input) stops.
+//!
+//! The judge is dai shogi's own tool, not a service behind the engine interface
+//! ([`crate::engine`]): what it answers (royals captured or en prise, a piece's target squares,
+//! pass and igui) is dai's rules in dai's terms, no other game has a referee asking, and a
+//! referee that asks about a game knows which game it is.
 
 use crate::dai::{DeclinedPawnRule, Move, Outcome, Position, RepetitionRule, Rules, Square};
 use crate::shogi::Color;

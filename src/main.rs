@@ -1,9 +1,9 @@
 //! `kirin`: the USI engine by default, developer tools as subcommands.
 
 use kirin::engine::{GameEngine, PositionError, VARIANTS, engine_for};
-use kirin::game::RuleOptions;
-use kirin::shogi::{Position, perft};
+use kirin::game::{Color, RuleOptions};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 const USAGE: &str = "\
@@ -19,7 +19,8 @@ usage:
                                (V: shogi, the default, yari or dai; FILE: an evaluation
                                file as for the EvalFile option, or linear / nnue, shogi only)
   kirin bench perft            perft speed on two reference positions
-  kirin eval [<sfen>]          static evaluation (start position by default)
+  kirin eval [--variant V] [<sfen>]
+                               static evaluation (start position by default)
   kirin analyze [OPTIONS] PATH...
                                analyse game records (`kirin analyze --help` for options)
   kirin book ...               opening book tools (`kirin book help`)
@@ -57,7 +58,10 @@ fn main() -> ExitCode {
             Ok((variant, rest)) => bench_search(variant, None, rest),
             Err(e) => usage_error(&e),
         },
-        ["eval", sfen @ ..] => eval_command(sfen),
+        ["eval", rest @ ..] => match variant_arg(rest) {
+            Ok((variant, rest)) => eval_command(variant, rest),
+            Err(e) => usage_error(&e),
+        },
         ["analyze", rest @ ..] => kirin::analyze::main(rest),
         ["book", "help" | "--help" | "-h"] => {
             println!("usage:\n{}", kirin::book::cli::USAGE);
@@ -148,12 +152,31 @@ fn sfen_from_args(words: &[&str]) -> Option<String> {
     }
 }
 
-/// A standard-shogi position from command-line words.
-fn position_from_args(words: &[&str]) -> Result<Position, String> {
-    match sfen_from_args(words) {
-        None => Ok(Position::startpos()),
-        Some(sfen) => Position::from_sfen(&sfen).map_err(|e| format!("bad sfen: {e}")),
+/// The engine of `variant` at the position in command-line words, under the game's own default
+/// rules (`kirin perft` counts as the perft tables do).
+fn engine_at(variant: &str, words: &[&str]) -> Result<Box<dyn GameEngine>, String> {
+    let mut engine = engine(variant);
+    match engine.set_position(
+        sfen_from_args(words).as_deref(),
+        &[],
+        &RuleOptions::default(),
+    ) {
+        Ok(()) => Ok(engine),
+        Err(PositionError::Sfen(e) | PositionError::Move { error: e, .. }) => {
+            Err(format!("bad sfen: {e}"))
+        }
     }
+}
+
+/// Counts the leaves `depth` plies below the engine's position, calling `each` per root move;
+/// returns the total.
+fn perft(engine: &mut dyn GameEngine, depth: u32, each: &mut dyn FnMut(&str, u64)) -> u64 {
+    let mut total = 0;
+    engine.divide(depth, &AtomicBool::new(false), &mut |m, n| {
+        each(m, n);
+        total += n;
+    });
+    total
 }
 
 fn perft_command(variant: &str, args: &[&str]) -> ExitCode {
@@ -166,44 +189,32 @@ fn perft_command(variant: &str, args: &[&str]) -> ExitCode {
     };
     let words = args.get(1..).unwrap_or_default();
     let t = Instant::now();
-    let mut engine = engine(variant);
-    let sfen = sfen_from_args(words);
-    // The game's own default rules: `kirin perft` counts as the perft tables do.
-    if let Err(PositionError::Sfen(e) | PositionError::Move { error: e, .. }) =
-        engine.set_position(sfen.as_deref(), &[], &RuleOptions::default())
-    {
-        eprintln!("bad sfen: {e}");
-        return ExitCode::from(2);
-    }
-    let mut total = 0;
-    engine.divide(
-        depth,
-        &std::sync::atomic::AtomicBool::new(false),
-        &mut |m, n| {
-            println!("{m}: {n}");
-            total += n;
-        },
-    );
+    let mut engine = match engine_at(variant, words) {
+        Ok(engine) => engine,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let total = perft(&mut *engine, depth, &mut |m, n| println!("{m}: {n}"));
     println!("Nodes searched: {total}");
     eprintln!("{:.3}s", t.elapsed().as_secs_f64());
     ExitCode::SUCCESS
 }
 
+/// Perft speed of the default game on its start position and on [`MATSURI`].
 fn bench_perft() -> ExitCode {
-    let cases = [
-        ("startpos", kirin::shogi::START_SFEN, 6),
-        ("matsuri", MATSURI, 4),
-    ];
+    let cases = [("startpos", "startpos", 6), ("matsuri", MATSURI, 4)];
     for (name, sfen, depth) in cases {
-        let mut pos = match Position::from_sfen(sfen) {
-            Ok(pos) => pos,
+        let mut engine = match engine_at(VARIANTS[0], &[sfen]) {
+            Ok(engine) => engine,
             Err(e) => {
-                eprintln!("{name}: bad sfen: {e}");
+                eprintln!("{name}: {e}");
                 return ExitCode::FAILURE;
             }
         };
         let t = Instant::now();
-        let nodes = perft::perft(&mut pos, depth);
+        let nodes = perft(&mut *engine, depth, &mut |_, _| {});
         let elapsed = t.elapsed();
         let ms = elapsed.as_millis();
         let nps = (nodes as f64 / elapsed.as_secs_f64().max(1e-9)) as u64;
@@ -212,25 +223,28 @@ fn bench_perft() -> ExitCode {
     ExitCode::SUCCESS
 }
 
-fn eval_command(sfen: &[&str]) -> ExitCode {
-    match position_from_args(sfen) {
-        Ok(pos) => {
-            let evaluator = kirin::eval::Evaluator::default();
-            let cp = evaluator.evaluate(&pos);
-            let black = if pos.side_to_move() == kirin::shogi::Color::Black {
-                cp
-            } else {
-                -cp
-            };
-            for (part, value) in evaluator.explain(&pos) {
-                println!("{part:>24} {value:>7}");
-            }
-            println!("eval {cp} (side to move), {black} (Black's view)");
-            ExitCode::SUCCESS
-        }
+/// The evaluation's terms, then its value from the side to move's and from Black's view.
+fn eval_command(variant: &str, sfen: &[&str]) -> ExitCode {
+    let engine = match engine_at(variant, sfen) {
+        Ok(engine) => engine,
         Err(e) => {
             eprintln!("{e}");
-            ExitCode::from(2)
+            return ExitCode::from(2);
         }
+    };
+    let Some(explained) = engine.explain() else {
+        eprintln!("kirin eval: {variant} has no evaluation breakdown");
+        return ExitCode::from(2);
+    };
+    let cp = explained.value;
+    let black = if engine.side_to_move() == Color::Black {
+        cp
+    } else {
+        -cp
+    };
+    for (part, value) in explained.parts {
+        println!("{part:>24} {value:>7}");
     }
+    println!("eval {cp} (side to move), {black} (Black's view)");
+    ExitCode::SUCCESS
 }

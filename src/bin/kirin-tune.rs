@@ -9,9 +9,11 @@ use kirin::eval::yari::YariWeights;
 use kirin::shogi::Color;
 use kirin::tune::records::read_positions;
 use kirin::tune::selfplay::{Player, Rng, play_game, read_openings};
+use kirin::tune::sfen_games::SfenResult;
 use kirin::tune::{FitConfig, fit};
 use std::collections::HashMap;
 use std::io::Write;
+use std::sync::Arc;
 use std::time::Instant;
 
 const USAGE: &str = "usage:
@@ -421,17 +423,52 @@ fn match_cmd(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
-/// Yari weights from a file, or the embedded ones.
-fn yari_weights(a: &Args, key: &str) -> Result<std::sync::Arc<YariWeights>, String> {
+/// Weights from the file the option `key` names, read by `parse`, or else the embedded ones.
+fn weights_arg<W>(
+    a: &Args,
+    key: &str,
+    parse: fn(&str) -> Result<W, String>,
+    embedded: fn() -> Arc<W>,
+) -> Result<Arc<W>, String> {
     match a.str(key) {
         Ok(path) => {
             let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-            YariWeights::parse(&text)
-                .map(std::sync::Arc::new)
+            parse(&text)
+                .map(Arc::new)
                 .map_err(|e| format!("{path}: {e}"))
         }
-        Err(_) => Ok(YariWeights::embedded()),
+        Err(_) => Ok(embedded()),
     }
+}
+
+/// Writes the samples of `games` generated games to `out` and says how long they took.
+fn write_generated(
+    out: &str,
+    samples: &[SfenResult],
+    games: usize,
+    start: Instant,
+) -> Result<(), String> {
+    let text = kirin::tune::sfen_games::write_sfen_results(samples);
+    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!(
+        "{games} games, {} positions in {:.0} s",
+        samples.len(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+/// A weights fit's settings: `epochs`, learning rate `lr` and regularisation `l2`.
+fn fit_settings(a: &Args) -> Result<(usize, f64, f64), String> {
+    Ok((a.num("epochs", 300)?, a.num("lr", 2.0)?, a.num("l2", 1e-7)?))
+}
+
+/// Writes fitted weights (their file text) to `out` and reports the loss before and after.
+fn write_fitted(a: &Args, text: String, samples: usize, loss: (f64, f64)) -> Result<(), String> {
+    let out = a.str("out")?;
+    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
+    eprintln!("{samples} samples: loss {:.5} -> {:.5}", loss.0, loss.1);
+    Ok(())
 }
 
 /// The samples of every `sfen<TAB>result` file in `data=` (comma-separated).
@@ -446,58 +483,33 @@ fn sfen_result_files(a: &Args) -> Result<Vec<kirin::tune::sfen_games::SfenResult
 
 fn yari_gen_cmd(a: &Args) -> Result<(), String> {
     let out = a.str("out")?;
-    let weights = yari_weights(a, "weights")?;
+    let weights = weights_arg(a, "weights", YariWeights::parse, YariWeights::embedded)?;
     let games: usize = a.num("games", 100)?;
     let nodes: u64 = a.num("nodes", 3000)?;
     let plies: usize = a.num("random-plies", 6)?;
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
     let samples = kirin::tune::yari::generate(&weights, games, nodes, plies, &mut rng);
-    let text = kirin::tune::sfen_games::write_sfen_results(&samples);
-    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
-    eprintln!(
-        "{games} games, {} positions in {:.0} s",
-        samples.len(),
-        t.elapsed().as_secs_f64()
-    );
-    Ok(())
+    write_generated(out, &samples, games, t)
 }
 
 fn yari_fit_cmd(a: &Args) -> Result<(), String> {
     let samples = sfen_result_files(a)?;
-    let init = yari_weights(a, "init")?;
-    let epochs: usize = a.num("epochs", 300)?;
-    let lr: f64 = a.num("lr", 2.0)?;
-    let l2: f64 = a.num("l2", 1e-7)?;
+    let init = weights_arg(a, "init", YariWeights::parse, YariWeights::embedded)?;
+    let (epochs, lr, l2) = fit_settings(a)?;
     let (w, before, after) = kirin::tune::yari::fit(&samples, &init, epochs, lr, l2)?;
-    let out = a.str("out")?;
     let header = format!(
         "Yari shogi evaluation parameters, in evaluation units (about 2 per reported centipawn).\n\
          Read by src/eval/yari.rs. Fitted by `kirin-tune yari-fit` to {} positions\n\
          (loss {before:.5} -> {after:.5}); tuning/README.md has the commands.",
         samples.len()
     );
-    std::fs::write(out, w.to_text(&header)).map_err(|e| format!("{out}: {e}"))?;
-    eprintln!("{} samples: loss {before:.5} -> {after:.5}", samples.len());
-    Ok(())
-}
-
-/// Dai weights from a file, or the embedded ones.
-fn dai_weights(a: &Args, key: &str) -> Result<std::sync::Arc<DaiWeights>, String> {
-    match a.str(key) {
-        Ok(path) => {
-            let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
-            DaiWeights::parse(&text)
-                .map(std::sync::Arc::new)
-                .map_err(|e| format!("{path}: {e}"))
-        }
-        Err(_) => Ok(kirin::eval::dai::embedded()),
-    }
+    write_fitted(a, w.to_text(&header), samples.len(), (before, after))
 }
 
 fn dai_gen_cmd(a: &Args) -> Result<(), String> {
     let out = a.str("out")?;
-    let weights = dai_weights(a, "weights")?;
+    let weights = weights_arg(a, "weights", DaiWeights::parse, kirin::eval::dai::embedded)?;
     let games: usize = a.num("games", 100)?;
     let nodes: u64 = a.num("nodes", 2000)?;
     let plies: usize = a.num("random-plies", 8)?;
@@ -505,33 +517,21 @@ fn dai_gen_cmd(a: &Args) -> Result<(), String> {
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
     let samples = kirin::tune::dai::generate(&weights, games, nodes, plies, max_plies, &mut rng);
-    let text = kirin::tune::sfen_games::write_sfen_results(&samples);
-    std::fs::write(out, text).map_err(|e| format!("{out}: {e}"))?;
-    eprintln!(
-        "{games} games, {} positions in {:.0} s",
-        samples.len(),
-        t.elapsed().as_secs_f64()
-    );
-    Ok(())
+    write_generated(out, &samples, games, t)
 }
 
 fn dai_fit_cmd(a: &Args) -> Result<(), String> {
     let samples = sfen_result_files(a)?;
-    let init = dai_weights(a, "init")?;
-    let epochs: usize = a.num("epochs", 300)?;
-    let lr: f64 = a.num("lr", 2.0)?;
-    let l2: f64 = a.num("l2", 1e-7)?;
+    let init = weights_arg(a, "init", DaiWeights::parse, kirin::eval::dai::embedded)?;
+    let (epochs, lr, l2) = fit_settings(a)?;
     let (w, before, after) = kirin::tune::dai::fit(&samples, &init, epochs, lr, l2)?;
-    let out = a.str("out")?;
     let header = format!(
         "Dai shogi evaluation parameters, in evaluation units (a pawn is about 100).\n\
          Read by src/eval/dai.rs. Fitted by `kirin-tune dai-fit` to {} positions\n\
          (loss {before:.5} -> {after:.5}); tuning/notes/dai.md has the commands.",
         samples.len()
     );
-    std::fs::write(out, w.to_text(&header)).map_err(|e| format!("{out}: {e}"))?;
-    eprintln!("{} samples: loss {before:.5} -> {after:.5}", samples.len());
-    Ok(())
+    write_fitted(a, w.to_text(&header), samples.len(), (before, after))
 }
 
 fn main() {

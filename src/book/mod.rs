@@ -14,13 +14,15 @@
 //! which is what lets a large book be searched on disk without loading it ([`FileBook`]).
 //!
 //! What lives here: the in-memory [`Book`] and its reader/writer ([`format`]), the on-disk
-//! search ([`file`]), the choice of a move under the USI options ([`select`]), and the tools
+//! search ([`file`]), the choice of a move under the USI options ([`select`]) and the line
+//! played from it ([`play`]), and the tools
 //! that make books ([`build`], [`think`], driven by `kirin book ...` through [`cli`]).
 
 pub mod build;
 pub mod cli;
 pub mod file;
 pub mod format;
+pub mod play;
 pub mod select;
 pub mod think;
 
@@ -31,6 +33,7 @@ use crate::shogi::{Move, PieceType, Position, Square, legal_moves};
 
 pub use file::FileBook;
 pub use format::{HEADER, Problem};
+pub use play::{BookAnswer, BookLine, BookRequest};
 pub use select::{BookOptions, Choice, Rng};
 
 /// The book kirin builds itself and ships; used when `BookFile` names it and no file of that

@@ -3,12 +3,14 @@
 
 use super::{GameEngine, PositionError};
 use crate::bench::BenchResult;
-use crate::game::{Color, EnteringKingRule, Explanation, MateAnswer, RuleOptions, Variant};
+use crate::book::{BookAnswer, BookRequest};
+use crate::game::{
+    Color, EnteringKingRule, Explanation, MateAnswer, MateRequest, RuleOptions, Variant,
+};
 use crate::mate::MateProgress;
 use crate::search::{Limits, Outcome, Report, SearchControl, SearchOptions, Searcher};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 pub struct Engine<G: Variant> {
     pos: G,
@@ -116,8 +118,8 @@ impl<G: Variant> GameEngine for Engine<G> {
         self.pos.can_declare_win(rule)
     }
 
-    fn as_standard(&self) -> Option<&crate::shogi::Position> {
-        self.pos.as_standard()
+    fn book_answer(&self, book: BookRequest) -> Option<BookAnswer> {
+        self.pos.book_answer(book)
     }
 
     fn load_eval_file(&mut self, name: &str, path: &str) -> Option<Result<&'static str, String>> {
@@ -188,14 +190,16 @@ impl<G: Variant> GameEngine for Engine<G> {
             .map(|m| m.to_string())
     }
 
+    fn solves_mate(&self) -> bool {
+        G::SOLVES_MATE
+    }
+
     fn solve_mate(
         &mut self,
-        hash_mb: usize,
-        deadline: Option<Instant>,
-        stop: &AtomicBool,
+        request: MateRequest,
         progress: &mut dyn FnMut(MateProgress),
     ) -> Option<MateAnswer> {
-        self.pos.solve_mate(hash_mb, deadline, stop, progress)
+        self.pos.solve_mate(request, progress)
     }
 
     fn divide(&mut self, depth: u32, stop: &AtomicBool, each: &mut dyn FnMut(&str, u64)) -> bool {

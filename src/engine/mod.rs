@@ -12,12 +12,14 @@ mod generic;
 pub use generic::Engine;
 
 use crate::bench::BenchResult;
-use crate::game::{Color, EnteringKingRule, Explanation, MateAnswer, RuleOptions, Variant};
+use crate::book::{BookAnswer, BookRequest};
+use crate::game::{
+    Color, EnteringKingRule, Explanation, MateAnswer, MateRequest, RuleOptions, Variant,
+};
 use crate::mate::MateProgress;
 use crate::search::{Limits, Outcome, Report, SearchControl, SearchOptions};
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 /// Makes a game's engine.
 type MakeEngine = fn() -> Box<dyn GameEngine>;
@@ -90,8 +92,9 @@ pub trait GameEngine: Send {
     fn legal_replies(&self, first: &str) -> Vec<String>;
     /// Whether the side to move may declare a win under `rule`.
     fn can_declare_win(&self, rule: EnteringKingRule) -> bool;
-    /// The position as standard shogi's, for the opening book; `None` in other games.
-    fn as_standard(&self) -> Option<&crate::shogi::Position>;
+    /// The opening book's move here, from `book` (in the format of this game's books); `None`
+    /// for a game without books and where the book is not used (past `BookMoves`).
+    fn book_answer(&self, book: BookRequest) -> Option<BookAnswer>;
 
     /// Loads the evaluation file at `path` for the name `name` (the `EvalFile` value), unless
     /// that name is loaded already; an empty name means the default evaluation. `None` when
@@ -119,12 +122,12 @@ pub trait GameEngine: Send {
         opts: &SearchOptions,
         report: &mut (dyn FnMut(Report<String>) + Send),
     ) -> Outcome<String>;
+    /// Whether the game has a mate solver ([`GameEngine::solve_mate`] answers).
+    fn solves_mate(&self) -> bool;
     /// Solves for a mate of the side to move; `None` for a game without a mate solver.
     fn solve_mate(
         &mut self,
-        hash_mb: usize,
-        deadline: Option<Instant>,
-        stop: &AtomicBool,
+        request: MateRequest,
         progress: &mut dyn FnMut(MateProgress),
     ) -> Option<MateAnswer>;
     /// Perft by root move (see [`crate::game::Variant::divide`]): false when `stop` ended it.

@@ -241,9 +241,19 @@ impl EvalStack<Position> for DaiEvalStack {
     }
 }
 
+/// Dai shogi: the start position and the position after 50 plies of a game kirin played against
+/// itself at 200 ms per move (pawns in contact, a bishop and a phoenix out).
+const BENCH_POSITIONS: [(&str, &str); 2] = [
+    ("startpos", crate::dai::START_SFEN),
+    (
+        "opening",
+        "ln3sgg1sciunl/auc'cftket1f1c'1a/1x'1a'iwxl!1w1a'1x'f'/rf'mvb1d1d1bvm1r/pppppp1p1pppppp/6p1po5/4p'10/10P'4/7PP6/2BP2P8/PPP1PPO2PPPPPP/R1MV2D1D1BVMF'R/F'X'1A'1W1L!XW1A'1X'1/AUC'1F1TET1FIC'UA/LN1ICSGKGSC2NL b - 51",
+    ),
+];
+
 impl Variant for Position {
     const NAME: &'static str = "daishogi";
-    const BENCH: &'static [(&'static str, &'static str)] = &crate::bench::DAI_POSITIONS;
+    const BENCH: &'static [(&'static str, &'static str)] = &BENCH_POSITIONS;
 
     fn startpos() -> Position {
         Position::startpos()

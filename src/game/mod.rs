@@ -25,6 +25,10 @@ use std::fmt;
 /// that it needs no path into any one game.
 pub use crate::shogi::{Color, EnteringKingRule, MAX_MOVES, Repetition};
 
+/// The centipawns GUIs see, which every game's evaluation is fitted to: scores go out and the
+/// user's values (`DrawValue*`) come in on it; the search converts at its edges.
+pub use crate::eval::{from_reported_cp, to_reported_cp};
+
 /// A move as the search handles it: copied, compared, stored in the hash table as 32 bits, and
 /// written as USI text with `Display`.
 pub trait GameMove:
@@ -144,4 +148,4 @@ mod yari;
 #[cfg(test)]
 mod search_tests;
 
-pub use variant::{Explanation, MateAnswer, RuleOptions, Variant};
+pub use variant::{DeclinedPawnRule, Explanation, MateAnswer, MateRequest, RuleOptions, Variant};

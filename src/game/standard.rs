@@ -1,15 +1,14 @@
 //! Standard shogi behind the game interface: every method forwards to the rules core and the
 //! evaluation, and is inlined into the search.
 
-use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MoveList, Variant};
+use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MateRequest, MoveList, Variant};
+use crate::book::{self, BookAnswer, BookRequest};
 use crate::eval::{self, Evaluator};
 use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
 use crate::shogi::see::{see_ge, value};
 use crate::shogi::{
     Color, EnteringKingRule, Move, PieceType, Position, Repetition, legal_moves, mate1, movegen,
 };
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
 
 impl Game for Position {
     type Move = Move;
@@ -224,9 +223,46 @@ pub(super) fn butterfly_index_9x9(m: Move) -> usize {
     from * 81 + m.to().index()
 }
 
+/// Openings, middlegames, a handicap game, an endgame with many pieces in hand, and an
+/// entering-king race taken from a real floodgate game that ended in a declaration.
+const BENCH_POSITIONS: [(&str, &str); 8] = [
+    (
+        "startpos",
+        "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    ),
+    (
+        "opening",
+        "lnsgkgsnl/1r7/p1ppp1bpp/1p3pp2/7P1/2P6/PP1PPPP1P/1B3S1R1/LNSGKG1NL b - 9",
+    ),
+    (
+        "yagura",
+        "ln1g3nl/1r1sg1k2/p1pppp1pp/6p2/1p7/2P1P4/PPSP1PPPP/1KG1G2R1/LN5NL b Bbs 21",
+    ),
+    (
+        "matsuri",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    ),
+    (
+        "two-piece handicap",
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+    ),
+    (
+        "endgame with hands",
+        "ln1r4l/3k1gp2/pS1p1+P1+R1/6L1p/1pPP2S2/2S3P2/PP2p1+b1P/3K5/+b7L w 2GSN3Pg2n2p 118",
+    ),
+    (
+        "attack",
+        "4k4/l1+P2pG2/7p1/p2p1lp2/1ps2P1P1/PP1PP1P2/2pGBSN2/1s1G1K2s/L6R1 b 2NL3Prbgn 3",
+    ),
+    (
+        "entering-king race",
+        "+S+P1+B5/K1PGPg3/+P+P7/9/9/5lpp1/1n2+p+lgk1/3+p3+p1/1+p+p6 w 2RBG3S3N2L6p 362",
+    ),
+];
+
 impl Variant for Position {
     const NAME: &'static str = "shogi";
-    const BENCH: &'static [(&'static str, &'static str)] = &crate::bench::POSITIONS;
+    const BENCH: &'static [(&'static str, &'static str)] = &BENCH_POSITIONS;
 
     fn startpos() -> Position {
         Position::startpos()
@@ -257,19 +293,18 @@ impl Variant for Position {
             evaluator: evaluator.name(),
         })
     }
+    const SOLVES_MATE: bool = true;
     fn solve_mate(
         &mut self,
-        hash_mb: usize,
-        deadline: Option<Instant>,
-        stop: &AtomicBool,
+        request: MateRequest,
         progress: &mut dyn FnMut(MateProgress),
     ) -> Option<MateAnswer> {
         let limits = MateLimits {
-            deadline,
+            deadline: request.deadline,
             max_nodes: None,
         };
         Some(
-            match MateSolver::new(hash_mb).solve(self, limits, stop, progress) {
+            match MateSolver::new(request.hash_mb).solve(self, limits, request.stop, progress) {
                 MateResult::Mate(moves) => {
                     MateAnswer::Mate(moves.iter().map(ToString::to_string).collect())
                 }
@@ -278,7 +313,7 @@ impl Variant for Position {
             },
         )
     }
-    fn as_standard(&self) -> Option<&Position> {
-        Some(self)
+    fn book_answer(&self, book: BookRequest) -> Option<BookAnswer> {
+        book::play::answer(self, book)
     }
 }

@@ -5,7 +5,8 @@
 //! beside its `Game` implementation; one generic engine ([`crate::engine`]) serves them all.
 
 use super::Game;
-use crate::dai::DeclinedPawnRule;
+use crate::book::{BookAnswer, BookRequest};
+pub use crate::dai::DeclinedPawnRule;
 use crate::mate::MateProgress;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
@@ -27,6 +28,17 @@ pub struct Explanation {
     pub value: i32,
     /// Which evaluation gave it.
     pub evaluator: &'static str,
+}
+
+/// What `go mate` gives the mate solver.
+#[derive(Clone, Copy, Debug)]
+pub struct MateRequest<'a> {
+    /// The size of the solver's table.
+    pub hash_mb: usize,
+    /// When to give up; `None` for no limit.
+    pub deadline: Option<Instant>,
+    /// Set by `stop`: the solver gives up at once.
+    pub stop: &'a AtomicBool,
 }
 
 /// The mate solver's answer, moves as text.
@@ -69,18 +81,19 @@ pub trait Variant: Game {
     fn explain(&self, _evaluator: &Self::Evaluator) -> Option<Explanation> {
         None
     }
+    /// Whether the game has a mate solver: [`Variant::solve_mate`] answers.
+    const SOLVES_MATE: bool = false;
     /// Solves for a mate of the side to move (`go mate`); `None` for a game without a solver.
     fn solve_mate(
         &mut self,
-        _hash_mb: usize,
-        _deadline: Option<Instant>,
-        _stop: &AtomicBool,
+        _request: MateRequest,
         _progress: &mut dyn FnMut(MateProgress),
     ) -> Option<MateAnswer> {
         None
     }
-    /// The position as standard shogi's, for the opening book; `None` in any other game.
-    fn as_standard(&self) -> Option<&crate::shogi::Position> {
+    /// The opening book's move here (`book` is in the format of this game's books); `None` in
+    /// a game without books, and where the book is not used (past `BookMoves`).
+    fn book_answer(&self, _book: BookRequest) -> Option<BookAnswer> {
         None
     }
     /// Perft by root move: calls `each` with every root move and the number of leaves `depth`

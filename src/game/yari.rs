@@ -175,9 +175,24 @@ impl EvalStack<Position> for YariEvalStack {
     }
 }
 
+/// Yari shogi: the start, an opening, and the two middlegames of the perft table (one with
+/// promoted pieces of every kind, one with drops that mate).
+const BENCH_POSITIONS: [(&str, &str); 4] = [
+    ("startpos", crate::yari::START_SFEN),
+    (
+        "opening",
+        "rnnkb1r/5b1/pppp1pp/4p2/7/2P4/PP1PPPP/3B3/R1BKNNR b - 5",
+    ),
+    (
+        "mixed",
+        "rn1k1br/7/p1pp+Bp1/1p3P1/7/2P1+p2/PP1P2P/1+R5/R2K1N1 b BNPbnp 1",
+    ),
+    ("drops", "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1"),
+];
+
 impl Variant for Position {
     const NAME: &'static str = "yarishogi";
-    const BENCH: &'static [(&'static str, &'static str)] = &crate::bench::YARI_POSITIONS;
+    const BENCH: &'static [(&'static str, &'static str)] = &BENCH_POSITIONS;
 
     fn startpos() -> Position {
         Position::startpos()

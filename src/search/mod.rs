@@ -154,18 +154,24 @@ pub struct PvInfo<M> {
     pub pv: Vec<M>,
 }
 
+/// How far a search has come, between its lines.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    pub depth: u32,
+    pub nodes: u64,
+    pub nps: u64,
+    pub time_ms: u64,
+    pub hashfull: u32,
+}
+
 #[derive(Clone, Debug)]
 pub enum Report<M> {
     Pv(PvInfo<M>),
     /// Progress without a new line (periodic, in long searches).
     Progress {
-        depth: u32,
         /// The root move the main thread is searching.
         currmove: Option<M>,
-        nodes: u64,
-        nps: u64,
-        time_ms: u64,
-        hashfull: u32,
+        progress: Progress,
     },
     Text(String),
 }
@@ -186,20 +192,9 @@ impl<M> Report<M> {
                 hashfull: info.hashfull,
                 pv: info.pv.into_iter().map(f).collect(),
             }),
-            Report::Progress {
-                depth,
-                currmove,
-                nodes,
-                nps,
-                time_ms,
-                hashfull,
-            } => Report::Progress {
-                depth,
+            Report::Progress { currmove, progress } => Report::Progress {
                 currmove: currmove.map(f),
-                nodes,
-                nps,
-                time_ms,
-                hashfull,
+                progress,
             },
             Report::Text(text) => Report::Text(text),
         }

@@ -173,16 +173,19 @@ impl<G: Game> MovePicker<G> {
                         }
                         self.moves.push((m, quiet_score(pos, hist, ctx, m)));
                     }
-                    self.next = 0;
-                    sorted = false;
-                    self.stage = Stage::Quiet;
+                    self.start_picking(Stage::Quiet, &mut sorted);
                 }
-                Stage::Quiet => {
+                Stage::Quiet | Stage::Evasions => {
                     if let Some(m) = pick_best(&mut self.moves, &mut self.next, &mut sorted) {
                         return Some(m);
                     }
+                    // After the quiet moves come the losing captures; evasions are all.
                     self.next = 0;
-                    self.stage = Stage::BadTactical;
+                    self.stage = if self.stage == Stage::Quiet {
+                        Stage::BadTactical
+                    } else {
+                        Stage::Done
+                    };
                 }
                 Stage::BadTactical => {
                     if self.next < self.bad.len() {
@@ -205,19 +208,18 @@ impl<G: Game> MovePicker<G> {
                         };
                         self.moves.push((m, s));
                     }
-                    self.next = 0;
-                    sorted = false;
-                    self.stage = Stage::Evasions;
-                }
-                Stage::Evasions => {
-                    if let Some(m) = pick_best(&mut self.moves, &mut self.next, &mut sorted) {
-                        return Some(m);
-                    }
-                    self.stage = Stage::Done;
+                    self.start_picking(Stage::Evasions, &mut sorted);
                 }
                 Stage::Done => return None,
             }
         }
+    }
+
+    /// The picking stage `stage` begins on the moves just scored, unsorted, from the first.
+    fn start_picking(&mut self, stage: Stage, sorted: &mut bool) {
+        self.next = 0;
+        *sorted = false;
+        self.stage = stage;
     }
 
     fn score_tactical(&mut self, pos: &G, hist: &Histories<G>, list: &MoveList<G::Move>) {

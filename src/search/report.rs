@@ -8,7 +8,7 @@
 //! through one lock; the search threads never wait on it except to print.
 
 use super::tt::TranspositionTable;
-use super::{PvInfo, Report, SearchControl, SearchOptions};
+use super::{Progress, PvInfo, Report, SearchControl, SearchOptions};
 use crate::game::Game;
 use crate::game::GameMove;
 use std::collections::HashSet;
@@ -197,12 +197,14 @@ impl<'r, M: GameMove> Reporter<'r, M> {
         }
         let time_ms = u64::try_from(elapsed.as_millis()).unwrap_or(u64::MAX);
         let report = Report::Progress {
-            depth: self.depth.load(Ordering::Relaxed),
             currmove: control.root_move(),
-            nodes,
-            nps: nodes.saturating_mul(1000) / time_ms.max(1),
-            time_ms,
-            hashfull: hashfull(),
+            progress: Progress {
+                depth: self.depth.load(Ordering::Relaxed),
+                nodes,
+                nps: nodes.saturating_mul(1000) / time_ms.max(1),
+                time_ms,
+                hashfull: hashfull(),
+            },
         };
         self.send(&mut state, report);
     }

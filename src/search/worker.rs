@@ -251,6 +251,15 @@ impl<'a, G: Game> Worker<'a, G> {
         self.eval.evaluate(ply, &self.pos)
     }
 
+    /// The uncorrected static evaluation at `ply`: the one the hash entry `tte` stored, if any.
+    #[inline]
+    fn raw_eval(&self, tte: Option<TtEntry<G::Move>>, ply: usize) -> i32 {
+        match tte {
+            Some(e) if e.eval != VALUE_NONE => e.eval,
+            _ => self.evaluate(ply),
+        }
+    }
+
     /// The static evaluation with the correction history's adjustment, kept clear of mate scores.
     #[inline]
     fn corrected(&self, raw: i32, keys: Option<[u64; 2]>) -> i32 {
@@ -338,10 +347,7 @@ impl<'a, G: Game> Worker<'a, G> {
             raw_eval = VALUE_NONE;
             eval = VALUE_NONE;
         } else {
-            raw_eval = match tte {
-                Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => self.evaluate(ply),
-            };
+            raw_eval = self.raw_eval(tte, ply);
             static_eval = self.corrected(raw_eval, corr_keys);
             eval = static_eval;
             if tt_value != VALUE_NONE {

@@ -414,7 +414,7 @@ impl Controller {
                 depth: depth.min(MAX_PERFT_DEPTH),
             }
         } else if let Some(limit) = go.mate {
-            if pos.as_standard().is_none() {
+            if !pos.solves_mate() {
                 self.out.error(format!(
                     "go mate: the mate solver is for standard shogi, not {}",
                     pos.name()
@@ -447,8 +447,7 @@ impl Controller {
         // task's answer, so then the search plays.
         if let JobKind::Search { limits, .. } = &kind
             && self.is_idle()
-            && let Some(standard) = pos.as_standard()
-            && let Some(best) = self.book.answer(standard, limits, &self.options, &self.out)
+            && let Some(best) = self.book.answer(&*pos, limits, &self.options, &self.out)
         {
             self.out.send(&Response::BestMove(best));
             return;

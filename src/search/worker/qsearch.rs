@@ -39,10 +39,7 @@ impl<G: Game> Worker<'_, G> {
             static_eval = VALUE_NONE;
             raw_eval = VALUE_NONE;
         } else {
-            raw_eval = match tte {
-                Some(e) if e.eval != VALUE_NONE => e.eval,
-                _ => self.evaluate(ply),
-            };
+            raw_eval = self.raw_eval(tte, ply);
             static_eval = self.corrected(raw_eval, self.pos.correction_keys());
             best_value = static_eval;
             if best_value >= beta {

@@ -7,9 +7,11 @@
 
 use super::io::Out;
 use super::options::Options;
-use crate::book::{Book, DEFAULT_BOOK, DEFAULT_BOOK_NAME, FileBook, Problem, Rng, Source, select};
+use crate::book::{
+    Book, BookRequest, DEFAULT_BOOK, DEFAULT_BOOK_NAME, FileBook, Problem, Rng, Source,
+};
+use crate::engine::GameEngine;
 use crate::search::Limits;
-use crate::shogi::{Move, Position};
 use crate::usi::{BestMove, InfoField, Response, Score, ScoreValue};
 
 /// What the book option settings were when the book was (not) loaded.
@@ -86,10 +88,11 @@ impl BookSlot {
 
     /// The book's answer to a `go`, with its `info` line already sent, or `None` when the
     /// engine should search: book off, a `go` that is not a timed game move (analysis,
-    /// pondering, fixed depth or nodes, searchmoves), or no allowed book move here.
+    /// pondering, fixed depth or nodes, searchmoves), a game without a book, or no allowed book
+    /// move here. The game's engine looks its position up ([`GameEngine::book_answer`]).
     pub fn answer<M>(
         &mut self,
-        pos: &Position,
+        game: &dyn GameEngine,
         limits: &Limits<M>,
         options: &Options,
         out: &Out,
@@ -102,17 +105,19 @@ impl BookSlot {
             || limits.depth.is_some()
             || limits.nodes.is_some()
             || !limits.searchmoves.is_empty()
-            || pos.game_ply() > options.book.moves
             || options.skill().is_some_and(|s| !s.uses_book())
         {
             return None;
         }
         self.ensure(options, out);
         let source = self.source.as_mut()?;
-        let match_ply = !options.book.ignore_ply;
-        let found = source.find(pos, match_ply);
-        if let Some(first) = found.problems.first() {
-            let more = found.problems.len() - 1;
+        let answer = game.book_answer(BookRequest {
+            source,
+            options: &options.book,
+            rng: &mut self.rng,
+        })?;
+        if let Some(first) = answer.problems.first() {
+            let more = answer.problems.len() - 1;
             let tail = if more > 0 {
                 format!(" (and {more} more)")
             } else {
@@ -123,55 +128,20 @@ impl BookSlot {
                 options.book_file.trim()
             ));
         }
-        let chosen = select::choose(
-            &found.moves,
-            pos.side_to_move(),
-            pos.game_ply(),
-            &options.book,
-            &mut self.rng,
-        )?;
-        let pv = book_pv(source, pos, chosen.mv, chosen.ponder, options);
+        let chosen = answer.chosen?;
         out.send(&Response::Info(vec![
             InfoField::Depth(chosen.depth.max(0) as u32),
             InfoField::Score(Score {
                 value: ScoreValue::Cp(chosen.value),
                 bound: None,
             }),
-            InfoField::Pv(pv.iter().map(Move::to_string).collect()),
+            InfoField::Pv(chosen.pv.clone()),
         ]));
         Some(BestMove::Move {
-            mv: chosen.mv.to_string(),
-            ponder: chosen.ponder.map(|m| m.to_string()),
+            mv: chosen.pv[0].clone(),
+            ponder: chosen.ponder,
         })
     }
-}
-
-/// The move, the ponder move, then the book's best move at each following position, up to
-/// `BookPvMoves` moves.
-fn book_pv(
-    source: &mut Source,
-    pos: &Position,
-    mv: Move,
-    ponder: Option<Move>,
-    options: &Options,
-) -> Vec<Move> {
-    let limit = options.book.pv_moves.max(1) as usize;
-    let mut pv = vec![mv];
-    let mut after = pos.clone();
-    after.do_move(mv);
-    if let Some(reply) = ponder.filter(|_| limit >= 2) {
-        pv.push(reply);
-        after.do_move(reply);
-    }
-    while pv.len() < limit {
-        let found = source.find(&after, !options.book.ignore_ply);
-        let Some(best) = found.moves.iter().max_by_key(|m| m.value) else {
-            break;
-        };
-        pv.push(best.mv);
-        after.do_move(best.mv);
-    }
-    pv
 }
 
 fn is_no_book(name: &str) -> bool {

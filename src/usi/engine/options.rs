@@ -7,14 +7,12 @@
 use std::path::{Path, PathBuf};
 
 use crate::book::{BookOptions, Choice};
-use crate::dai::DeclinedPawnRule;
 use crate::engine::VARIANTS;
-use crate::game::RuleOptions;
+use crate::game::{DeclinedPawnRule, EnteringKingRule, RuleOptions};
 use crate::search::SearchOptions;
 use crate::search::params::Params;
 use crate::search::skill::{self, Skill};
 use crate::search::time::TimeOptions;
-use crate::shogi::EnteringKingRule;
 use crate::usi::{EMPTY, OptionDecl};
 
 /// Typed values of every option.

@@ -13,7 +13,7 @@ use crossbeam_channel::Sender;
 
 use super::io::Out;
 use crate::engine::GameEngine;
-use crate::game::MateAnswer;
+use crate::game::{MateAnswer, MateRequest};
 use crate::mate::MateProgress;
 use crate::search::{Limits, Outcome, PvInfo, Report, ScoreBound, SearchOptions, Searcher};
 use crate::usi::{Bound, CheckmateAnswer, InfoField, MateLimit, Response, Score, ScoreValue};
@@ -155,7 +155,12 @@ fn solve_mate(
     let deadline = mate_deadline(limit, Instant::now());
     let mut progress =
         |p: MateProgress| out.send(&mate_progress_line(p.nodes, p.elapsed, p.hashfull));
-    match pos.solve_mate(hash_mb, deadline, stop, &mut progress) {
+    let request = MateRequest {
+        hash_mb,
+        deadline,
+        stop,
+    };
+    match pos.solve_mate(request, &mut progress) {
         Some(MateAnswer::Mate(moves)) => CheckmateAnswer::Moves(moves),
         Some(MateAnswer::NoMate) => CheckmateAnswer::NoMate,
         Some(MateAnswer::Timeout) => CheckmateAnswer::Timeout,
@@ -187,21 +192,14 @@ fn mate_progress_line(nodes: u64, elapsed: Duration, hashfull: u32) -> Response 
 pub fn report_line<M: std::fmt::Display>(report: Report<M>, show_multipv: bool) -> Response {
     match report {
         Report::Pv(info) => pv_line(&info, show_multipv),
-        Report::Progress {
-            depth,
-            currmove,
-            nodes,
-            nps,
-            time_ms,
-            hashfull,
-        } => {
-            let mut fields = vec![InfoField::Depth(depth)];
+        Report::Progress { currmove, progress } => {
+            let mut fields = vec![InfoField::Depth(progress.depth)];
             fields.extend(currmove.map(|m| InfoField::CurrMove(m.to_string())));
             fields.extend([
-                InfoField::Nodes(nodes),
-                InfoField::Nps(nps),
-                InfoField::Time(time_ms),
-                InfoField::HashFull(hashfull),
+                InfoField::Nodes(progress.nodes),
+                InfoField::Nps(progress.nps),
+                InfoField::Time(progress.time_ms),
+                InfoField::HashFull(progress.hashfull),
             ]);
             Response::Info(fields)
         }
@@ -212,7 +210,7 @@ pub fn report_line<M: std::fmt::Display>(report: Report<M>, show_multipv: bool) 
 fn pv_line<M: std::fmt::Display>(info: &PvInfo<M>, show_multipv: bool) -> Response {
     let value = match info.score {
         // The one place scores meet the GUI: centipawns go to its scale.
-        crate::search::Score::Cp(cp) => ScoreValue::Cp(crate::eval::to_reported_cp(cp)),
+        crate::search::Score::Cp(cp) => ScoreValue::Cp(crate::game::to_reported_cp(cp)),
         crate::search::Score::Mate(0) => ScoreValue::Checkmated,
         crate::search::Score::Mate(plies) => ScoreValue::Mate(plies),
     };
@@ -261,6 +259,7 @@ pub fn perft(pos: &mut dyn GameEngine, depth: u32, stop: &AtomicBool, out: &Out)
 mod tests {
     use super::*;
     use crate::engine::engine_for;
+    use crate::search::Progress;
     use crate::search::Score as SearchScore;
     use crate::shogi::Position;
     use crate::shogi::perft::divide;
@@ -354,12 +353,14 @@ mod tests {
         );
         let progress = report_line(
             Report::Progress {
-                depth: 7,
                 currmove: Some(pos.parse_move("2g2f").unwrap()),
-                nodes: 10,
-                nps: 20,
-                time_ms: 30,
-                hashfull: 40,
+                progress: Progress {
+                    depth: 7,
+                    nodes: 10,
+                    nps: 20,
+                    time_ms: 30,
+                    hashfull: 40,
+                },
             },
             false,
         );

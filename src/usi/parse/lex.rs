@@ -8,7 +8,7 @@ use nom::{
     branch::alt,
     bytes::complete::{tag, take_while1},
     character::complete::{char, digit1, one_of, satisfy},
-    combinator::{map, map_res, not, opt, recognize, rest, verify},
+    combinator::{map, map_opt, map_res, not, opt, recognize, rest, verify},
     error::{ErrorKind, FromExternalError, ParseError},
     sequence::{preceded, terminated},
 };
@@ -117,6 +117,18 @@ pub(super) fn keyword<'a>(
     key: &'static str,
 ) -> impl Parser<&'a str, Output = &'a str, Error = Reject<'a>> {
     verify(word, move |word: &str| word == key)
+}
+
+/// One of the words `choices` names, read as the value paired with it.
+pub(super) fn one_of_words<'a, T: Clone, const N: usize>(
+    choices: [(&'static str, T); N],
+) -> impl Parser<&'a str, Output = T, Error = Reject<'a>> {
+    map_opt(word, move |word: &str| {
+        choices
+            .iter()
+            .find(|(key, _)| *key == word)
+            .map(|(_, value)| value.clone())
+    })
 }
 
 /// The rest of the line with its ends trimmed, for values that may hold spaces.

@@ -9,7 +9,9 @@ use nom::{
     sequence::preceded,
 };
 
-use super::lex::{Res, count, is_separator, keyword, rest_text, sep, signed, usi_move, word};
+use super::lex::{
+    Res, count, is_separator, keyword, one_of_words, rest_text, sep, signed, usi_move, word,
+};
 use crate::usi::response::{
     BestMove, Bound, CheckmateAnswer, EMPTY, InfoField, OptionDecl, OptionKind, Response, Score,
     ScoreValue,
@@ -142,11 +144,11 @@ fn moves(input: &str) -> Res<'_, Vec<String>> {
 }
 
 fn checkmate(input: &str) -> Res<'_, CheckmateAnswer> {
-    let verdict = alt((
-        value(CheckmateAnswer::NoMate, keyword("nomate")),
-        value(CheckmateAnswer::Timeout, keyword("timeout")),
-        value(CheckmateAnswer::NotImplemented, keyword("notimplemented")),
-    ));
+    let verdict = one_of_words([
+        ("nomate", CheckmateAnswer::NoMate),
+        ("timeout", CheckmateAnswer::Timeout),
+        ("notimplemented", CheckmateAnswer::NotImplemented),
+    ]);
     let answer = alt((preceded(sep, verdict), map(moves, CheckmateAnswer::Moves)));
     preceded(keyword("checkmate"), answer).parse(input)
 }
@@ -184,10 +186,7 @@ fn score(input: &str) -> Res<'_, Score> {
         map(signed, ScoreValue::Mate),
     ));
     let mate = preceded((keyword("mate"), sep), plies);
-    let bound = alt((
-        value(Bound::Lower, keyword("lowerbound")),
-        value(Bound::Upper, keyword("upperbound")),
-    ));
+    let bound = one_of_words([("lowerbound", Bound::Lower), ("upperbound", Bound::Upper)]);
     let score = (alt((cp, mate)), opt(preceded(sep, bound)));
     map(
         preceded((keyword("score"), sep), score),
