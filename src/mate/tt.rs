@@ -63,19 +63,6 @@ fn used(c: &Cluster, i: usize) -> bool {
     c[data(i) + 1] >> 32 != 0
 }
 
-/// The slots of `c` that hold an entry of `key`, in order, found before any is changed: a store
-/// erases and rewrites slots as it goes.
-#[inline]
-fn slots_of(c: &Cluster, key: u64) -> impl Iterator<Item = usize> + use<> {
-    let mut held = 0u32;
-    for i in 0..CLUSTER {
-        if c[i] == key && used(c, i) {
-            held |= 1 << i;
-        }
-    }
-    (0..CLUSTER).filter(move |i| held >> i & 1 != 0)
-}
-
 #[inline]
 fn amount(c: &Cluster, i: usize) -> u32 {
     (c[data(i) + 1] >> 32) as u32
@@ -200,7 +187,10 @@ impl Table {
         let mut proven: Option<Entry> = None;
         let mut disproven: Option<Entry> = None;
         let mut exact: Option<Entry> = None;
-        for i in slots_of(c, key) {
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
+                continue;
+            }
             let e = read(c, i);
             if e.is_proof() {
                 if e.len <= rem
@@ -249,7 +239,10 @@ impl Table {
         let idx = self.index(key);
         let c = &mut self.clusters[idx];
         let mut target = None;
-        for i in slots_of(c, key) {
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
+                continue;
+            }
             let e = read(c, i);
             if e.is_proof() {
                 if proof_hand.dominates(e.hand) && e.len <= len {
@@ -286,7 +279,10 @@ impl Table {
         let idx = self.index(key);
         let c = &mut self.clusters[idx];
         let mut target = None;
-        for i in slots_of(c, key) {
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
+                continue;
+            }
             let mut e = read(c, i);
             if e.is_proof() {
                 continue;
@@ -327,7 +323,10 @@ impl Table {
         debug_assert!(pn != 0 && dn != 0);
         let idx = self.index(key);
         let c = &mut self.clusters[idx];
-        for i in slots_of(c, key) {
+        for i in 0..CLUSTER {
+            if c[i] != key || !used(c, i) {
+                continue;
+            }
             let mut e = read(c, i);
             if e.is_proof() || e.hand != hand {
                 continue;
