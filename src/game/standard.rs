@@ -4,7 +4,7 @@
 use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MoveList, Variant};
 use crate::eval::{self, Evaluator};
 use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
-use crate::shogi::see::{see_ge, value};
+use crate::shogi::see::value;
 use crate::shogi::{
     Color, EnteringKingRule, Move, PieceType, Position, Repetition, legal_moves, mate1, movegen,
 };
@@ -143,7 +143,7 @@ impl Game for Position {
     }
     #[inline]
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        see_ge(self, m, threshold)
+        Position::see_ge(self, m, threshold)
     }
 
     #[inline]

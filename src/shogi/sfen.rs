@@ -1,9 +1,10 @@
 //! SFEN text: reading with every rule of a legal setup checked, and canonical writing.
 
+use super::board::HandCounts;
 use super::error::SfenError;
 use super::hand::Hand;
 use super::position::Position;
-use super::types::{Color, Piece, PieceType, Square};
+use super::types::{Color, Kind, Piece, PieceType, Square};
 
 impl Position {
     /// Parses `board side hands [ply]`. Kings: each side has at most one; a side may have none,
@@ -43,28 +44,7 @@ impl Position {
     /// Canonical SFEN: hands in R B G S N L P order, Black's first, then the move number.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
-        let board = self.board_array();
-        for r in 0..9 {
-            let mut empty = 0;
-            for f in (0..9).rev() {
-                let p = board[Square::from_file_rank(f, r).index()];
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                s.push_str(&p.to_string());
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if r < 8 {
-                s.push('/');
-            }
-        }
+        self.write_sfen_board(&mut s);
         s.push_str(if self.side_to_move() == Color::Black {
             " b "
         } else {
@@ -76,12 +56,12 @@ impl Position {
     }
 }
 
-/// The hands field of an SFEN: R B G S N L P, Black's first (upper case), `-` when both are
-/// empty.
-pub fn write_hands(s: &mut String, hands: [Hand; 2]) {
+/// The hands field of an SFEN: hand kinds in the set's SFEN order (R B G S N L P in standard
+/// shogi), Black's first (upper case), `-` when both are empty.
+pub fn write_hands<H: HandCounts>(s: &mut String, hands: [H; 2]) {
     let mut any = false;
     for c in Color::ALL {
-        for pt in PieceType::SFEN_HAND_ORDER {
+        for &pt in H::Kind::SFEN_HAND_ORDER {
             let n = hands[c.index()].count(pt);
             if n == 0 {
                 continue;

@@ -12,7 +12,7 @@ pub mod types;
 mod zobrist;
 
 pub use movegen::{drop_squares, in_zone, promotion_options};
-pub use position::{Position, START_SFEN, StateInfo};
+pub use position::{Position, START_SFEN, StateInfo, YariPieces};
 pub use rules::value;
 pub use sfen::YariSfenError;
 pub use types::{Hand, Piece, PieceType};

@@ -1,10 +1,10 @@
 //! Yari SFEN: 9 ranks of 7 files, side, hands (R B N P) and an optional move number. Reading
 //! checks every rule of a legal setup; writing is canonical, so text round-trips.
 
-use super::attacks::{FILES, RANKS, SQUARES, has_move_from};
+use super::attacks::{FILES, RANKS, has_move_from};
 use super::position::Position;
 use super::types::{Hand, Piece, PieceType};
-use crate::shogi::{Color, Square};
+use crate::shogi::{Color, HandCounts, Kind, Square, write_sfen_hands};
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -134,62 +134,20 @@ impl Position {
     /// Canonical SFEN: 7 files, hands in R B N P order, Black's first, then the move number.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(80);
-        let board = self.board_array();
-        for r in 0..RANKS {
-            let mut empty = 0;
-            for f in (0..FILES).rev() {
-                let p = board[Square::from_file_rank(f, r).index()];
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                s.push_str(&p.to_string());
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if r + 1 < RANKS {
-                s.push('/');
-            }
-        }
+        self.write_sfen_board(&mut s);
         s.push_str(if self.side_to_move() == Color::Black {
             " b "
         } else {
             " w "
         });
-        let mut any = false;
-        for c in Color::ALL {
-            for pt in PieceType::SFEN_HAND_ORDER {
-                let n = self.hand(c).count(pt);
-                if n == 0 {
-                    continue;
-                }
-                any = true;
-                if n > 1 {
-                    s.push_str(&n.to_string());
-                }
-                let l = pt.letter();
-                s.push(if c == Color::White {
-                    l.to_ascii_lowercase()
-                } else {
-                    l
-                });
-            }
-        }
-        if !any {
-            s.push('-');
-        }
+        write_sfen_hands(&mut s, [self.hand(Color::Black), self.hand(Color::White)]);
         s.push_str(&format!(" {}", self.game_ply()));
         s
     }
 }
 
-fn parse_board(text: &str) -> Result<[Piece; SQUARES], YariSfenError> {
-    let mut board = [Piece::NONE; SQUARES];
+fn parse_board(text: &str) -> Result<[Piece; 81], YariSfenError> {
+    let mut board = [Piece::NONE; 81];
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != RANKS as usize {
         return Err(YariSfenError::RankCount(ranks.len()));
@@ -303,7 +261,7 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], YariSfenError> {
 }
 
 /// The rules of a legal setup: piece counts within one set, kings, no piece without a move, nifu.
-fn validate(board: &[Piece; SQUARES], hands: &[Hand; 2]) -> Result<(), YariSfenError> {
+fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<(), YariSfenError> {
     let mut kings = [0u32; 2];
     let mut counts = [0u32; 4];
     let mut pawn_files = [[false; FILES as usize]; 2];
