@@ -4,6 +4,7 @@
 //! board field and the queries are the same for both.
 
 use super::bitboard::Bitboard;
+use super::rules::Repetition;
 use super::types::{Color, ColoredPiece, Kind, Move, Square};
 
 /// White to move is bit 0 of the board key, so the side is recoverable from any key.
@@ -28,6 +29,13 @@ pub trait PieceSet: Sized + 'static {
     type Hand: HandCounts<Kind = Self::Kind>;
     /// Files of the board, counted from file 1; every game has nine ranks.
     const FILES: u8;
+    /// The game's start position.
+    const START_SFEN: &'static str;
+    /// How many of an unpromoted kind one full set holds, both sides together.
+    fn count_in_set(pt: Self::Kind) -> u32;
+    /// Whether a piece of kind `pt` and colour `c` on `sq` has a move on an empty board; a setup
+    /// may not leave a piece where it never could move.
+    fn can_move_from(c: Color, pt: Self::Kind, sq: Square) -> bool;
     /// The kind a drop move puts down.
     fn drop_kind(m: Move) -> Self::Kind;
     /// Zobrist key of a piece on a square.
@@ -55,6 +63,13 @@ pub trait PieceSet: Sized + 'static {
 
     /// Kinds in the order an exchange brings attackers in: cheapest first, the king last.
     const CHEAPEST_FIRST: &'static [Self::Kind];
+
+    /// What it means that the board stands as it stood before with the side to move holding
+    /// `now` in hand instead of `then`; `Repetition::None` looks further back.
+    #[inline]
+    fn board_repeated_with_hands(_now: Self::Hand, _then: Self::Hand) -> Repetition {
+        Repetition::None
+    }
 
     /// Pieces of either colour that may join an exchange on `sq` once a capture has emptied a
     /// square of `occ`; every attacker unless the set knows that only sliders can appear.
@@ -124,6 +139,13 @@ impl<S: PieceSet> Board<S> {
             ply: 1,
             kings: [None; 2],
             states: Vec::with_capacity(256),
+        }
+    }
+
+    pub fn startpos() -> Self {
+        match Board::from_sfen(S::START_SFEN) {
+            Ok(p) => p,
+            Err(e) => unreachable!("the start position must parse: {e}"),
         }
     }
 
@@ -496,7 +518,7 @@ impl<S: PieceSet> Board<S> {
     }
 
     /// Board diagram for the `d` command and debugging: hands, the board and the SFEN.
-    pub(crate) fn diagram_with(&self, sfen: &str) -> String
+    pub fn diagram(&self) -> String
     where
         S::Hand: std::fmt::Debug,
     {
@@ -514,7 +536,7 @@ impl<S: PieceSet> Board<S> {
             s.push_str(&format!("  {}\n", (b'a' + r) as char));
         }
         s.push_str(&format!("Black hand: {:?}\n", self.hands[0]));
-        s.push_str(&format!("sfen {sfen}\nkey {:016x}", self.key()));
+        s.push_str(&format!("sfen {}\nkey {:016x}", self.to_sfen(), self.key()));
         s
     }
 }
@@ -542,6 +564,12 @@ pub(crate) fn write_sfen_board<K: Kind>(s: &mut String, board: &[ColoredPiece<K>
         if r < 8 {
             s.push('/');
         }
+    }
+}
+
+impl<S: PieceSet> std::fmt::Debug for Board<S> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
     }
 }
 

@@ -6,6 +6,7 @@ use super::bitboard::Bitboard;
 use super::board::{Board, PieceSet};
 use super::hand::Hand;
 use super::movegen;
+use super::rules::Repetition;
 use super::see;
 use super::types::{Color, Move, Piece, PieceType, Square};
 use super::zobrist;
@@ -26,6 +27,21 @@ impl PieceSet for StandardPieces {
     type Kind = PieceType;
     type Hand = Hand;
     const FILES: u8 = 9;
+    const START_SFEN: &'static str = START_SFEN;
+
+    fn count_in_set(pt: PieceType) -> u32 {
+        pt.count_in_set() as u32
+    }
+
+    /// A pawn or lance on the last rank, or a knight on the last two, could never move.
+    fn can_move_from(c: Color, pt: PieceType, sq: Square) -> bool {
+        let rel = sq.relative_rank(c);
+        match pt {
+            PieceType::Pawn | PieceType::Lance => rel > 0,
+            PieceType::Knight => rel > 1,
+            _ => true,
+        }
+    }
 
     #[inline]
     fn drop_kind(m: Move) -> PieceType {
@@ -56,6 +72,18 @@ impl PieceSet for StandardPieces {
             PieceType::Bishop => &[BISHOP_HORSE],
             PieceType::Rook => &[ROOK_DRAGON],
             _ => &[],
+        }
+    }
+
+    /// The same board with a hand holding at least every piece it held before, and more, is a
+    /// superior-hand repetition; with fewer, an inferior one.
+    fn board_repeated_with_hands(now: Hand, then: Hand) -> Repetition {
+        if now.dominates(then) {
+            Repetition::Superior
+        } else if then.dominates(now) {
+            Repetition::Inferior
+        } else {
+            Repetition::None
         }
     }
 
@@ -91,13 +119,6 @@ pub type Position = Board<StandardPieces>;
 pub type StateInfo = super::board::StateInfo<Hand>;
 
 impl Position {
-    pub fn startpos() -> Position {
-        match Position::from_sfen(START_SFEN) {
-            Ok(p) => p,
-            Err(e) => unreachable!("start position must parse: {e}"),
-        }
-    }
-
     // ---- queries -------------------------------------------------------------------------
 
     /// Lances, bishops, rooks, horses and dragons of both sides: the pieces whose reach depends
@@ -238,18 +259,5 @@ impl Position {
         // None of our pieces stands on `to` before the move, so any slider that now reaches the
         // king through the vacated square is a discovered check.
         movegen::slider_hits(self, us, ksq, occ)
-    }
-
-    // ---- text ----------------------------------------------------------------------------
-
-    /// Board diagram for the `d` command and debugging, with hands and the SFEN.
-    pub fn diagram(&self) -> String {
-        self.diagram_with(&self.to_sfen())
-    }
-}
-
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_sfen())
     }
 }

@@ -313,6 +313,9 @@ pub trait Kind: Copy + Eq + fmt::Debug + 'static {
 
     fn from_u8(v: u8) -> Option<Self>;
 
+    /// The unpromoted kind written with `c` (either case).
+    fn from_letter(c: u8) -> Option<Self>;
+
     fn index(self) -> usize;
 
     /// The SFEN letter of the unpromoted kind (uppercase).
@@ -321,6 +324,11 @@ pub trait Kind: Copy + Eq + fmt::Debug + 'static {
     #[inline]
     fn is_promoted(self) -> bool {
         self.index() > Self::KING.index()
+    }
+
+    #[inline]
+    fn can_promote(self) -> bool {
+        self.promote() != self
     }
 
     /// The promoted kind; kinds that cannot promote are returned unchanged.
@@ -355,6 +363,10 @@ impl Kind for PieceType {
     #[inline]
     fn from_u8(v: u8) -> Option<Self> {
         PieceType::from_u8(v)
+    }
+
+    fn from_letter(c: u8) -> Option<Self> {
+        PieceType::from_letter(c)
     }
 
     #[inline]

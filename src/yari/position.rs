@@ -18,6 +18,16 @@ impl PieceSet for YariPieces {
     type Kind = PieceType;
     type Hand = Hand;
     const FILES: u8 = attacks::FILES;
+    const START_SFEN: &'static str = START_SFEN;
+
+    fn count_in_set(pt: PieceType) -> u32 {
+        pt.count_in_set()
+    }
+
+    #[inline]
+    fn can_move_from(c: Color, pt: PieceType, sq: Square) -> bool {
+        attacks::has_move_from(c, pt, sq)
+    }
 
     #[inline]
     fn drop_kind(m: Move) -> PieceType {
@@ -68,13 +78,6 @@ pub type Position = Board<YariPieces>;
 pub type StateInfo = crate::shogi::board::StateInfo<Hand>;
 
 impl Position {
-    pub fn startpos() -> Position {
-        match Position::from_sfen(START_SFEN) {
-            Ok(p) => p,
-            Err(e) => unreachable!("the yari start position must parse: {e}"),
-        }
-    }
-
     /// Pieces that slide straight forward: yari knight, yari bishop, yari rook, rook.
     #[inline]
     fn forward_sliders(&self) -> Bitboard {
@@ -176,13 +179,6 @@ impl Position {
             .and_not(Bitboard::from_square(from))
             .is_some()
     }
-
-    // ---- text ----------------------------------------------------------------------------
-
-    /// Board diagram for debugging, with hands and the SFEN.
-    pub fn diagram(&self) -> String {
-        self.diagram_with(&self.to_sfen())
-    }
 }
 
 /// The yari kind a drop move puts down (drop moves carry the standard kind with the same letter).
@@ -195,10 +191,4 @@ pub(crate) fn drop_kind(m: Move) -> PieceType {
 #[inline]
 pub(crate) fn on_board(sq: Square) -> bool {
     sq.index() < SQUARES
-}
-
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Position({})", self.to_sfen())
-    }
 }

@@ -5,7 +5,7 @@ use super::attacks;
 use super::movegen::{drop_squares, promotion_options};
 use super::position::{Position, on_board};
 use super::types::PieceType;
-use crate::shogi::{Bitboard, Color, HandCounts, Move, PieceType as ShogiKind, Repetition};
+use crate::shogi::{Bitboard, Color, HandCounts, Move, PieceType as ShogiKind};
 
 /// Material values for exchanges and for the evaluation's start: the unpromoted sliders are worth
 /// far less than their standard namesakes because they cannot go back.
@@ -122,35 +122,6 @@ impl Position {
         } else {
             Err(format!("illegal move '{shown}' in this yari position"))
         }
-    }
-
-    /// Looks back through at most `max_plies` plies (and never past a null move) for an earlier
-    /// occurrence of this position with the same side to move. Perpetual check loses for the
-    /// checking side.
-    pub fn repetition(&self, max_plies: usize) -> Repetition {
-        let history = self.history();
-        let cur = history[history.len() - 1];
-        let limit = (cur.plies_from_null as usize)
-            .min(max_plies)
-            .min(history.len() - 1);
-        let us = self.side_to_move();
-        let mut i = 4;
-        while i <= limit {
-            let st = &history[history.len() - 1 - i];
-            // The same board and the same hand for the side to move: with a fixed set of pieces
-            // the other hand is then the same too.
-            if st.board_key == cur.board_key && st.hand_to_move == cur.hand_to_move {
-                if cur.continuous_check[(!us).index()] as usize >= i {
-                    return Repetition::Win;
-                }
-                if cur.continuous_check[us.index()] as usize >= i {
-                    return Repetition::Loss;
-                }
-                return Repetition::Draw;
-            }
-            i += 2;
-        }
-        Repetition::None
     }
 
     /// Impasse points of `c`, board and hand: yari rook and yari bishop 5 each whether promoted

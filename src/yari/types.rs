@@ -59,14 +59,6 @@ impl PieceType {
         PieceType::Pawn,
     ];
 
-    #[inline]
-    pub const fn can_promote(self) -> bool {
-        matches!(
-            self,
-            PieceType::Pawn | PieceType::YariKnight | PieceType::YariBishop | PieceType::YariRook
-        )
-    }
-
     /// Slot in `Hand` and in the hand Zobrist keys; only meaningful for hand kinds.
     #[inline]
     pub fn hand_slot(self) -> usize {
@@ -76,18 +68,6 @@ impl PieceType {
             PieceType::YariBishop => 2,
             _ => 3,
         }
-    }
-
-    /// The unpromoted kind written with `c` (either case).
-    pub const fn from_letter(c: u8) -> Option<PieceType> {
-        Some(match c.to_ascii_uppercase() {
-            b'P' => PieceType::Pawn,
-            b'N' => PieceType::YariKnight,
-            b'B' => PieceType::YariBishop,
-            b'R' => PieceType::YariRook,
-            b'K' => PieceType::King,
-            _ => return None,
-        })
     }
 
     /// The standard shogi kind whose drop move encodes a drop of this (hand) kind: the one with
@@ -142,6 +122,18 @@ impl Kind for PieceType {
             11 => PieceType::YariGoldN,
             13 => PieceType::YariGoldB,
             14 => PieceType::Rook,
+            _ => return None,
+        })
+    }
+
+    /// The unpromoted kind written with `c` (either case).
+    fn from_letter(c: u8) -> Option<Self> {
+        Some(match c.to_ascii_uppercase() {
+            b'P' => PieceType::Pawn,
+            b'N' => PieceType::YariKnight,
+            b'B' => PieceType::YariBishop,
+            b'R' => PieceType::YariRook,
+            b'K' => PieceType::King,
             _ => return None,
         })
     }
