@@ -143,6 +143,15 @@ impl Kind for PieceType {
         self as usize
     }
 
+    /// The four kinds with a promoted form, named outright: move generation asks for every move.
+    #[inline]
+    fn can_promote(self) -> bool {
+        matches!(
+            self,
+            PieceType::Pawn | PieceType::YariKnight | PieceType::YariBishop | PieceType::YariRook
+        )
+    }
+
     /// The SFEN letter of the unpromoted kind (uppercase).
     fn letter(self) -> char {
         match self.unpromote() {
