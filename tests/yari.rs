@@ -5,7 +5,7 @@
 //! Deep perft rows are `#[ignore]`d; run them with
 //! `cargo test --profile fast --test yari -- --ignored`.
 
-use kirin::shogi::{Color, Move, Repetition, Square};
+use kirin::shogi::{Color, Kind, Move, Repetition, Square};
 use kirin::yari::{self, Piece, PieceType, Position, START_SFEN, divide, perft};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};

@@ -1,7 +1,7 @@
 //! The yari shogi evaluation: material on the board and in hand, placement by rank, and the
 //! king's shelter. Its parameters are data (`yari_weights.txt`), read once and shared.
 
-use crate::shogi::{Color, Square};
+use crate::shogi::{Color, HandCounts, Kind, Square};
 use crate::yari::{PieceType, Position, attacks};
 use std::sync::{Arc, OnceLock};
 

@@ -5,7 +5,7 @@ use super::{EvalStack, Explanation, Game, GameMove, MateAnswer, MateRequest, Mov
 use crate::book::{self, BookAnswer, BookRequest};
 use crate::eval::{self, Evaluator};
 use crate::mate::{MateLimits, MateProgress, MateResult, MateSolver};
-use crate::shogi::see::{see_ge, value};
+use crate::shogi::see::value;
 use crate::shogi::{
     Color, EnteringKingRule, Move, PieceType, Position, Repetition, legal_moves, mate1, movegen,
 };
@@ -142,7 +142,7 @@ impl Game for Position {
     }
     #[inline]
     fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        see_ge(self, m, threshold)
+        Position::see_ge(self, m, threshold)
     }
 
     #[inline]

@@ -11,7 +11,7 @@
 use super::standard::{BUTTERFLY_9X9, butterfly_index_9x9};
 use super::{EvalStack, Game, MoveList, Variant};
 use crate::eval::yari::{YariEvalStack, YariWeights};
-use crate::shogi::{Color, Move, Repetition};
+use crate::shogi::{Color, Kind, Move, Repetition};
 use crate::yari::{PieceType, Position, in_zone, value};
 use std::sync::Arc;
 

@@ -548,7 +548,7 @@ pub fn write(record: &Record, notes: &[Vec<String>]) -> String {
             let f = m.from();
             (
                 format!("{}{}", f.file() + 1, f.rank() + 1),
-                pos.moved_piece_after(m),
+                pos.moved_kind_after(m),
             )
         };
         s.push_str(&format!(

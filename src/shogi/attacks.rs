@@ -371,33 +371,41 @@ pub fn attacks(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
+/// Squares reached from `sq` sliding in each direction (file step, rank step) until the edge of
+/// a board of `files` files or the first occupied square, which is included: the reference the
+/// fast slider attacks of each game are tested against.
+pub fn slide_reference(sq: Square, occ: Bitboard, dirs: &[(i8, i8)], files: u8) -> Bitboard {
+    let mut bb = Bitboard::EMPTY;
+    for &(df, dr) in dirs {
+        let mut cur = sq;
+        while let Some(next) = cur.offset(df, dr).filter(|s| s.file() < files) {
+            bb |= Bitboard::from_square(next);
+            if occ.has(next) {
+                break;
+            }
+            cur = next;
+        }
+    }
+    bb
+}
+
+/// Squares one step from `sq` in each direction that lie on a board of `files` files.
+pub fn step_reference(sq: Square, dirs: &[(i8, i8)], files: u8) -> Bitboard {
+    let mut bb = Bitboard::EMPTY;
+    for &(df, dr) in dirs {
+        if let Some(s) = sq.offset(df, dr).filter(|s| s.file() < files) {
+            bb |= Bitboard::from_square(s);
+        }
+    }
+    bb
+}
+
 /// The slow, obviously correct version of `attacks`, walking square by square; tests compare the
 /// fast functions against it.
 pub fn attacks_reference(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
     let fwd: i8 = if c == Color::Black { -1 } else { 1 };
-    let slide = |dirs: &[(i8, i8)]| {
-        let mut bb = Bitboard::EMPTY;
-        for &(df, dr) in dirs {
-            let mut cur = sq;
-            while let Some(next) = cur.offset(df, dr) {
-                bb |= Bitboard::from_square(next);
-                if occ.has(next) {
-                    break;
-                }
-                cur = next;
-            }
-        }
-        bb
-    };
-    let step = |dirs: &[(i8, i8)]| {
-        let mut bb = Bitboard::EMPTY;
-        for &(df, dr) in dirs {
-            if let Some(s) = sq.offset(df, dr) {
-                bb |= Bitboard::from_square(s);
-            }
-        }
-        bb
-    };
+    let slide = |dirs: &[(i8, i8)]| slide_reference(sq, occ, dirs, 9);
+    let step = |dirs: &[(i8, i8)]| step_reference(sq, dirs, 9);
     let gold = [(0, fwd), (1, fwd), (-1, fwd), (1, 0), (-1, 0), (0, -fwd)];
     let king = [
         (0, 1),

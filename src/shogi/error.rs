@@ -1,24 +1,26 @@
 //! Typed errors for positions and moves read from text.
 
-use super::types::{Color, PieceType, Square};
+use super::types::{Color, Square};
 use std::fmt;
 
+/// Why SFEN text (of any game on the shared board) was refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SfenError {
-    /// Not board, side and hands (and an optional ply).
+    /// Not board, side and hands (and an optional move number).
     FieldCount(usize),
     RankCount(usize),
-    /// 1-based rank number and the number of squares it described.
+    /// 1-based rank number, the number of squares it described and the files the board has.
     RankLength {
         rank: usize,
         squares: usize,
+        files: u8,
     },
     UnknownLetter(char),
-    /// `+` before a king or gold, or a dangling `+`.
+    /// `+` before a piece that cannot promote, or a dangling `+`.
     BadPromotion(String),
+    /// A piece, as SFEN writes it, on a square where it could never move.
     DeadSquare {
-        piece: PieceType,
-        color: Color,
+        piece: String,
         square: Square,
     },
     /// Two unpromoted pawns of one side on a file (0-based file).
@@ -31,8 +33,9 @@ pub enum SfenError {
         count: u32,
     },
     NoKings,
+    /// More pieces of the kind written `letter` on the board and in hand than a set holds.
     TooManyPieces {
-        piece: PieceType,
+        letter: char,
         count: u32,
         max: u32,
     },
@@ -46,41 +49,46 @@ pub enum SfenError {
 impl fmt::Display for SfenError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SfenError::FieldCount(n) => {
+            SfenError::FieldCount(n) => write!(
+                f,
+                "expected board, side and hands (and move number), found {n} fields"
+            ),
+            SfenError::RankCount(n) => write!(f, "board has {n} ranks, expected 9"),
+            SfenError::RankLength {
+                rank,
+                squares,
+                files,
+            } => {
                 write!(
                     f,
-                    "expected board, side and hands (and ply), found {n} fields"
+                    "rank {rank} describes {squares} squares, expected {files}"
                 )
-            }
-            SfenError::RankCount(n) => write!(f, "board has {n} ranks, expected 9"),
-            SfenError::RankLength { rank, squares } => {
-                write!(f, "rank {rank} describes {squares} squares, expected 9")
             }
             SfenError::UnknownLetter(c) => {
                 write!(f, "unknown piece letter '{}'", c.escape_default())
             }
-            SfenError::BadPromotion(s) => write!(f, "'+' on a piece that cannot promote: {s}"),
-            SfenError::DeadSquare {
-                piece,
-                color,
-                square,
-            } => {
-                write!(f, "{color:?} {piece:?} on {square} could never move")
+            SfenError::BadPromotion(s) => {
+                write!(f, "bad promotion mark in '{}'", s.escape_default())
+            }
+            SfenError::DeadSquare { piece, square } => {
+                write!(f, "{piece} on {square} could never move")
             }
             SfenError::TwoPawns { color, file } => {
                 write!(f, "two unpromoted {color:?} pawns on file {}", file + 1)
             }
             SfenError::KingCount { color, count } => write!(f, "{color:?} has {count} kings"),
             SfenError::NoKings => write!(f, "no king on the board"),
-            SfenError::TooManyPieces { piece, count, max } => {
-                write!(
-                    f,
-                    "{count} {piece:?}s on board and in hand, a set has {max}"
-                )
-            }
-            SfenError::BadSide(s) => write!(f, "side to move must be 'b' or 'w', found '{s}'"),
-            SfenError::BadHand(s) => write!(f, "bad hand field '{s}'"),
-            SfenError::BadPly(s) => write!(f, "bad ply number '{s}'"),
+            SfenError::TooManyPieces { letter, count, max } => write!(
+                f,
+                "{count} pieces of kind {letter} on board and in hand, a set has {max}"
+            ),
+            SfenError::BadSide(s) => write!(
+                f,
+                "side to move must be 'b' or 'w', found '{}'",
+                s.escape_default()
+            ),
+            SfenError::BadHand(s) => write!(f, "bad hand field '{}'", s.escape_default()),
+            SfenError::BadPly(s) => write!(f, "bad move number '{}'", s.escape_default()),
             SfenError::OpponentInCheck => write!(f, "the side not to move is in check"),
         }
     }

@@ -1,5 +1,6 @@
 //! Pieces in hand, packed into one `u32` so that hands compare, hash and copy cheaply.
 
+use super::board::HandCounts;
 use super::types::PieceType;
 use std::fmt;
 
@@ -75,6 +76,23 @@ impl Hand {
     /// Total number of pieces held.
     pub fn total(self) -> u32 {
         PieceType::HAND.iter().map(|&pt| self.count(pt)).sum()
+    }
+}
+
+impl HandCounts for Hand {
+    type Kind = PieceType;
+    const EMPTY: Hand = Hand::EMPTY;
+    #[inline]
+    fn count(self, pt: PieceType) -> u32 {
+        Hand::count(self, pt)
+    }
+    #[inline]
+    fn add(&mut self, pt: PieceType) {
+        Hand::add(self, pt)
+    }
+    #[inline]
+    fn remove(&mut self, pt: PieceType) {
+        Hand::remove(self, pt)
     }
 }
 

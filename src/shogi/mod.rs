@@ -2,6 +2,7 @@
 
 pub mod attacks;
 pub mod bitboard;
+pub mod board;
 mod error;
 pub mod hand;
 mod legality;
@@ -17,11 +18,12 @@ pub mod types;
 pub(crate) mod zobrist;
 
 pub use bitboard::Bitboard;
+pub use board::{HandCounts, PieceSet};
 pub use error::{MoveError, SfenError};
 pub use hand::Hand;
 pub use movegen::{MAX_MOVES, MoveList, legal_moves};
-pub use position::{Position, START_SFEN, StateInfo};
+pub use position::{Position, START_SFEN, StandardPieces, StateInfo};
 pub use rules::{EnteringKingRule, Repetition};
 pub use sfen::write_hands as write_sfen_hands;
 pub use text::parse_syntax;
-pub use types::{Color, Move, Piece, PieceType, Square};
+pub use types::{Color, Kind, Move, Piece, PieceType, Square};

@@ -3,6 +3,7 @@
 
 use super::attacks::king_attacks;
 use super::bitboard::Bitboard;
+use super::board::{Board, PieceSet};
 use super::position::Position;
 use super::types::{Color, PieceType, Square};
 
@@ -50,9 +51,11 @@ impl EnteringKingRule {
     }
 }
 
-impl Position {
+impl<S: PieceSet> Board<S> {
     /// Looks back through at most `max_plies` plies of history (and never past a null move) for
-    /// an earlier occurrence of this board with the same side to move.
+    /// an earlier occurrence of this board with the same side to move. With the same hand for
+    /// the side to move (and so, the set being fixed, the same other hand) it is a repetition,
+    /// lost by the side that gave check throughout; with other hands the set decides.
     pub fn repetition(&self, max_plies: usize) -> Repetition {
         let history = self.history();
         let cur = history[history.len() - 1];
@@ -73,18 +76,18 @@ impl Position {
                     }
                     return Repetition::Draw;
                 }
-                if cur.hand_to_move.dominates(st.hand_to_move) {
-                    return Repetition::Superior;
-                }
-                if st.hand_to_move.dominates(cur.hand_to_move) {
-                    return Repetition::Inferior;
+                let by_hands = S::board_repeated_with_hands(cur.hand_to_move, st.hand_to_move);
+                if by_hands != Repetition::None {
+                    return by_hands;
                 }
             }
             i += 2;
         }
         Repetition::None
     }
+}
 
+impl Position {
     /// Whether the side to move may declare a win (`bestmove win`) under `rule`.
     /// Under the try rule the win is a move, not a declaration: see `try_move`.
     pub fn can_declare_win(&self, rule: EnteringKingRule) -> bool {

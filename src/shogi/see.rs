@@ -2,7 +2,9 @@
 //! recapture on its destination has been played out, least valuable attacker first.
 
 use crate::shogi::attacks::{self};
-use crate::shogi::{Bitboard, Color, Move, PieceType, Position};
+use crate::shogi::board::{Board, PieceSet};
+use crate::shogi::types::Kind;
+use crate::shogi::{Bitboard, Color, Move, PieceType, Position, Square};
 
 /// Fixed exchange values, independent of the fitted weights so that move ordering (and so the
 /// bench node count) does not shift with every evaluation change.
@@ -33,11 +35,12 @@ pub fn value(pt: PieceType) -> i32 {
     SEE_VALUE[pt.index()]
 }
 
-fn all_attackers(pos: &Position, sq: crate::shogi::Square, occ: Bitboard) -> Bitboard {
-    (pos.attackers_to(Color::Black, sq, occ) | pos.attackers_to(Color::White, sq, occ)) & occ
-}
+/// Standard shogi's attackers in the order an exchange brings them in.
+pub(crate) const CHEAPEST_FIRST: &[PieceType] = &ORDER;
 
-fn slider_attackers(pos: &Position, sq: crate::shogi::Square, occ: Bitboard) -> Bitboard {
+/// Sliders of either colour reaching `sq` through `occ`: after a capture only they can join the
+/// exchange from behind the piece that took.
+pub(crate) fn slider_attackers(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
     let rd = pos.pieces(PieceType::Rook) | pos.pieces(PieceType::Dragon);
     let bh = pos.pieces(PieceType::Bishop) | pos.pieces(PieceType::Horse);
     let lances = pos.pieces(PieceType::Lance);
@@ -48,72 +51,73 @@ fn slider_attackers(pos: &Position, sq: crate::shogi::Square, occ: Bitboard) -> 
         & occ
 }
 
-pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
-    let to = m.to();
-    let us = pos.side_to_move();
-    let (captured, first) = if m.is_drop() {
-        (0, value(m.dropped()))
-    } else {
-        let victim = pos.piece_on(to);
-        let gain = if victim.is_some() {
-            value(victim.kind())
-        } else {
-            0
-        };
-        let mover = pos.piece_on(m.from()).kind();
-        let promo = if m.is_promotion() {
-            value(mover.promote()) - value(mover)
-        } else {
-            0
-        };
-        (gain + promo, value(pos.moved_piece_after(m)))
-    };
-    let mut swap = captured - threshold;
-    if swap < 0 {
-        return false;
-    }
-    swap = first - swap;
-    if swap <= 0 {
-        return true;
-    }
-    let mut occ = pos.occupied() | Bitboard::from_square(to);
-    if !m.is_drop() {
-        occ ^= Bitboard::from_square(m.from());
-    }
-    let mut attackers = all_attackers(pos, to, occ);
-    let mut stm = us;
-    let mut res = true;
-    loop {
-        stm = !stm;
-        attackers &= occ;
-        let mine = attackers & pos.pieces_of(stm);
-        if mine.is_empty() {
-            break;
+impl<S: PieceSet> Board<S> {
+    /// Static exchange evaluation: whether the exchange `m` starts on its destination wins at
+    /// least `threshold` for the mover, both sides capturing with their cheapest piece each time
+    /// and free to stop. Promotions after the first move are ignored.
+    pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
+        let to = m.to();
+        if !S::on_board(to) {
+            return false;
         }
-        res = !res;
-        let Some((pt, sq)) = ORDER.iter().find_map(|&pt| {
-            let b = mine & pos.pieces(pt);
-            b.is_some().then(|| (pt, b.lsb()))
-        }) else {
-            break;
+        let placed = self.moved_kind_after(m);
+        let victim = self.piece_on(to);
+        let mut gain = if victim.is_some() {
+            S::exchange_value(victim.kind())
+        } else {
+            0
         };
-        if pt == PieceType::King {
-            // The king may only take if nothing recaptures.
-            return if (attackers & pos.pieces_of(!stm)).is_some() {
-                !res
-            } else {
-                res
+        if m.is_promotion() {
+            gain += S::exchange_value(placed) - S::exchange_value(placed.unpromote());
+        }
+        let mut swap = gain - threshold;
+        if swap < 0 {
+            return false;
+        }
+        swap = S::exchange_value(placed) - swap;
+        if swap <= 0 {
+            return true;
+        }
+        let mut occ = self.occupied() | Bitboard::from_square(to);
+        if !m.is_drop() {
+            occ ^= Bitboard::from_square(m.from());
+        }
+        let mut attackers = (self.attackers_to(Color::Black, to, occ)
+            | self.attackers_to(Color::White, to, occ))
+            & occ;
+        let mut stm = self.side_to_move();
+        let mut res = true;
+        loop {
+            stm = !stm;
+            attackers &= occ;
+            let mine = attackers & self.pieces_of(stm);
+            if mine.is_empty() {
+                break;
+            }
+            res = !res;
+            let Some((pt, sq)) = S::CHEAPEST_FIRST.iter().find_map(|&pt| {
+                let b = mine & self.pieces(pt);
+                b.is_some().then(|| (pt, b.lsb()))
+            }) else {
+                break;
             };
+            if pt == S::Kind::KING {
+                // The king may only take last: if the other side still attacks, it cannot.
+                return if (attackers & self.pieces_of(!stm)).is_some() {
+                    !res
+                } else {
+                    res
+                };
+            }
+            swap = S::exchange_value(pt) - swap;
+            if swap < res as i32 {
+                break;
+            }
+            occ ^= Bitboard::from_square(sq);
+            attackers |= S::attackers_behind(self, to, occ);
         }
-        swap = value(pt) - swap;
-        if swap < res as i32 {
-            break;
-        }
-        occ ^= Bitboard::from_square(sq);
-        // Only sliders can appear behind the piece that just took.
-        attackers |= slider_attackers(pos, to, occ);
+        res
     }
-    res
 }
 
 #[cfg(test)]
@@ -125,14 +129,14 @@ mod tests {
         // Rook takes a pawn defended by a gold: loses the rook for a pawn.
         let p = Position::from_sfen("4k4/4g4/4p4/9/9/9/9/4R4/4K4 b - 1").unwrap();
         let m = p.parse_move("5h5c").unwrap();
-        assert!(!see_ge(&p, m, 0));
+        assert!(!p.see_ge(m, 0));
         // An undefended pawn is won.
         let p = Position::from_sfen("4k4/9/4p4/9/9/9/9/4R4/4K4 b - 1").unwrap();
         let m = p.parse_move("5h5c").unwrap();
-        assert!(see_ge(&p, m, 0) && see_ge(&p, m, 90) && !see_ge(&p, m, 91));
+        assert!(p.see_ge(m, 0) && p.see_ge(m, 90) && !p.see_ge(m, 91));
         // Pawn takes pawn defended by a gold, backed by a rook: P x P, G x P, R x G.
         let p = Position::from_sfen("4k4/4g4/4p4/4P4/9/9/9/4R4/4K4 b - 1").unwrap();
         let m = p.parse_move("5d5c").unwrap();
-        assert!(see_ge(&p, m, 0));
+        assert!(p.see_ge(m, 0));
     }
 }

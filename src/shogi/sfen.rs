@@ -1,70 +1,15 @@
 //! SFEN text: reading with every rule of a legal setup checked, and canonical writing.
 
+use super::board::{Board, HandCounts, PieceSet};
 use super::error::SfenError;
-use super::hand::Hand;
-use super::position::Position;
-use super::types::{Color, Piece, PieceType, Square};
+use super::types::{Color, ColoredPiece, Kind, Square};
 
-impl Position {
-    /// Parses `board side hands [ply]`. Kings: each side has at most one; a side may have none,
-    /// which is how mate problems are written (that side can never be checked), but the board must
-    /// hold at least one king. The side that is not to move may not be in check, because the
-    /// mover could then capture a king, which no game position allows.
-    pub fn from_sfen(text: &str) -> Result<Position, SfenError> {
-        let fields: Vec<&str> = text.split_whitespace().collect();
-        if fields.len() != 3 && fields.len() != 4 {
-            return Err(SfenError::FieldCount(fields.len()));
-        }
-        let board = parse_board(fields[0])?;
-        let side = match fields[1] {
-            "b" => Color::Black,
-            "w" => Color::White,
-            s => return Err(SfenError::BadSide(s.to_string())),
-        };
-        let hands = parse_hands(fields[2])?;
-        let ply = match fields.get(3) {
-            None => 1,
-            Some(s) => s
-                .parse::<u32>()
-                .map_err(|_| SfenError::BadPly(s.to_string()))?
-                .clamp(1, 1 << 20),
-        };
-        validate(&board, &hands)?;
-        let mut pos = Position::empty();
-        pos.set_up(&board, hands, side, ply);
-        if let Some(k) = pos.king_square(!side)
-            && pos.is_attacked(side, k, pos.occupied())
-        {
-            return Err(SfenError::OpponentInCheck);
-        }
-        Ok(pos)
-    }
-
-    /// Canonical SFEN: hands in R B G S N L P order, Black's first, then the move number.
+impl<S: PieceSet> Board<S> {
+    /// Canonical SFEN: hands in the set's SFEN order (R B G S N L P in standard shogi), Black's
+    /// first, then the move number; reading it back gives the same position.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);
-        let board = self.board_array();
-        for r in 0..9 {
-            let mut empty = 0;
-            for f in (0..9).rev() {
-                let p = board[Square::from_file_rank(f, r).index()];
-                if p.is_none() {
-                    empty += 1;
-                    continue;
-                }
-                if empty > 0 {
-                    s.push(char::from(b'0' + empty));
-                    empty = 0;
-                }
-                s.push_str(&p.to_string());
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-            }
-            if r < 8 {
-                s.push('/');
-            }
-        }
+        self.write_sfen_board(&mut s);
         s.push_str(if self.side_to_move() == Color::Black {
             " b "
         } else {
@@ -76,12 +21,12 @@ impl Position {
     }
 }
 
-/// The hands field of an SFEN: R B G S N L P, Black's first (upper case), `-` when both are
-/// empty.
-pub fn write_hands(s: &mut String, hands: [Hand; 2]) {
+/// The hands field of an SFEN: hand kinds in the set's SFEN order (R B G S N L P in standard
+/// shogi), Black's first (upper case), `-` when both are empty.
+pub fn write_hands<H: HandCounts>(s: &mut String, hands: [H; 2]) {
     let mut any = false;
     for c in Color::ALL {
-        for pt in PieceType::SFEN_HAND_ORDER {
+        for &pt in H::Kind::SFEN_HAND_ORDER {
             let n = hands[c.index()].count(pt);
             if n == 0 {
                 continue;
@@ -103,14 +48,50 @@ pub fn write_hands(s: &mut String, hands: [Hand; 2]) {
     }
 }
 
-fn parse_board(text: &str) -> Result<[Piece; 81], SfenError> {
-    let mut board = [Piece::NONE; 81];
+impl<S: PieceSet> Board<S> {
+    /// Parses `board side hands [move number]`, checking the rules of a legal setup; last, the side not to move may not be in check, because the mover could then
+    /// capture a king, which no game position allows. A side may have no king (that is how mate
+    /// problems are written), but the board must hold one.
+    pub fn from_sfen(text: &str) -> Result<Self, SfenError> {
+        let fields: Vec<&str> = text.split_whitespace().collect();
+        if fields.len() != 3 && fields.len() != 4 {
+            return Err(SfenError::FieldCount(fields.len()));
+        }
+        let board = parse_board(fields[0], S::FILES)?;
+        let side = match fields[1] {
+            "b" => Color::Black,
+            "w" => Color::White,
+            s => return Err(SfenError::BadSide(s.to_string())),
+        };
+        let hands = parse_hands(fields[2], S::count_in_set)?;
+        let ply = match fields.get(3) {
+            None => 1,
+            Some(s) => s
+                .parse::<u32>()
+                .map_err(|_| SfenError::BadPly(s.to_string()))?
+                .clamp(1, 1 << 20),
+        };
+        validate::<S>(&board, &hands)?;
+        let mut pos = Board::empty();
+        pos.set_up(&board, hands, side, ply);
+        if let Some(k) = pos.king_square(!side)
+            && pos.attackers_to(side, k, pos.occupied()).is_some()
+        {
+            return Err(SfenError::OpponentInCheck);
+        }
+        Ok(pos)
+    }
+}
+
+/// The board field on a board of `files` files: ranks a to i, each from the highest file down.
+fn parse_board<K: Kind>(text: &str, files: u8) -> Result<[ColoredPiece<K>; 81], SfenError> {
+    let mut board = [ColoredPiece::NONE; 81];
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 9 {
         return Err(SfenError::RankCount(ranks.len()));
     }
     for (r, rank) in ranks.iter().enumerate() {
-        // Files are written from 9 down to 1; `col` counts squares from the left edge.
+        // Files are written from the highest down to 1; `col` counts squares from the left edge.
         let mut col = 0usize;
         let mut promoted = false;
         for ch in rank.chars() {
@@ -133,7 +114,7 @@ fn parse_board(text: &str) -> Result<[Piece; 81], SfenError> {
                 continue;
             }
             let pt = if ch.is_ascii() {
-                PieceType::from_letter(ch as u8)
+                K::from_letter(ch as u8)
             } else {
                 None
             };
@@ -147,53 +128,58 @@ fn parse_board(text: &str) -> Result<[Piece; 81], SfenError> {
                 pt = pt.promote();
                 promoted = false;
             }
-            if col >= 9 {
-                col += 1;
-                continue;
+            if col < files as usize {
+                let color = if ch.is_ascii_uppercase() {
+                    Color::Black
+                } else {
+                    Color::White
+                };
+                let sq = Square::from_file_rank(files - 1 - col as u8, r as u8);
+                board[sq.index()] = ColoredPiece::new(color, pt);
             }
-            let color = if ch.is_ascii_uppercase() {
-                Color::Black
-            } else {
-                Color::White
-            };
-            board[Square::from_file_rank(8 - col as u8, r as u8).index()] = Piece::new(color, pt);
             col += 1;
         }
         if promoted {
             return Err(SfenError::BadPromotion(rank.to_string()));
         }
-        if col != 9 {
+        if col != files as usize {
             return Err(SfenError::RankLength {
                 rank: r + 1,
                 squares: col,
+                files,
             });
         }
     }
     Ok(board)
 }
 
-fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
-    let mut hands = [Hand::EMPTY; 2];
+/// The hands field: `-`, or counted letters, upper case Black's; no count may pass a full set.
+fn parse_hands<H: HandCounts>(
+    text: &str,
+    count_in_set: impl Fn(H::Kind) -> u32,
+) -> Result<[H; 2], SfenError> {
+    let mut hands = [H::EMPTY; 2];
     if text == "-" {
         return Ok(hands);
     }
     let bad = || SfenError::BadHand(text.to_string());
+    let most_of_a_kind = count_in_set(H::Kind::PAWN);
     let mut count: Option<u32> = None;
     for ch in text.chars() {
         if let Some(d) = ch.to_digit(10) {
             let n = count.unwrap_or(0) * 10 + d;
-            if n > 18 || (count.is_none() && d == 0) {
+            if n > most_of_a_kind || (count.is_none() && d == 0) {
                 return Err(bad());
             }
             count = Some(n);
             continue;
         }
         let pt = if ch.is_ascii() {
-            PieceType::from_letter(ch as u8)
+            H::Kind::from_letter(ch as u8)
         } else {
             None
         };
-        let Some(pt) = pt.filter(|p| *p != PieceType::King) else {
+        let Some(pt) = pt.filter(|p| *p != H::Kind::KING) else {
             return Err(bad());
         };
         let c = if ch.is_ascii_uppercase() {
@@ -202,26 +188,31 @@ fn parse_hands(text: &str) -> Result<[Hand; 2], SfenError> {
             Color::White
         };
         let n = count.take().unwrap_or(1);
-        if n < 1 {
-            return Err(bad());
-        }
         let total = hands[c.index()].count(pt) + n;
-        if total > pt.count_in_set() as u32 {
+        let max = count_in_set(pt);
+        if total > max {
             return Err(SfenError::TooManyPieces {
-                piece: pt,
+                letter: pt.letter(),
                 count: total,
-                max: pt.count_in_set() as u32,
+                max,
             });
         }
-        hands[c.index()].set(pt, total);
+        for _ in 0..n {
+            hands[c.index()].add(pt);
+        }
     }
-    if count.is_some() || text.is_empty() {
+    if count.is_some() {
         return Err(bad());
     }
     Ok(hands)
 }
 
-fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<(), SfenError> {
+/// The rules of a legal setup: piece counts within one set, at most one king a side and one on
+/// the board, no piece where it could never move, no two unpromoted pawns of a side on a file.
+fn validate<S: PieceSet>(
+    board: &[ColoredPiece<S::Kind>; 81],
+    hands: &[S::Hand; 2],
+) -> Result<(), SfenError> {
     let mut kings = [0u32; 2];
     let mut totals = [0u32; 16];
     let mut pawn_files = [[false; 9]; 2];
@@ -231,24 +222,18 @@ fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<(), SfenError> {
             continue;
         }
         let (c, pt) = (p.color(), p.kind());
-        totals[pt.unpromote().index()] += 1;
-        if pt == PieceType::King {
+        if pt == S::Kind::KING {
             kings[c.index()] += 1;
+            continue;
         }
-        let rel = sq.relative_rank(c);
-        let dead = match pt {
-            PieceType::Pawn | PieceType::Lance => rel == 0,
-            PieceType::Knight => rel <= 1,
-            _ => false,
-        };
-        if dead {
+        totals[pt.unpromote().index()] += 1;
+        if !S::can_move_from(c, pt, sq) {
             return Err(SfenError::DeadSquare {
-                piece: pt,
-                color: c,
+                piece: p.to_string(),
                 square: sq,
             });
         }
-        if pt == PieceType::Pawn {
+        if pt == S::Kind::PAWN {
             let f = sq.file() as usize;
             if pawn_files[c.index()][f] {
                 return Err(SfenError::TwoPawns {
@@ -270,12 +255,12 @@ fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<(), SfenError> {
     if kings == [0, 0] {
         return Err(SfenError::NoKings);
     }
-    for pt in PieceType::HAND {
+    for &pt in S::Kind::HAND {
         let n = totals[pt.index()] + hands[0].count(pt) + hands[1].count(pt);
-        let max = pt.count_in_set() as u32;
+        let max = S::count_in_set(pt);
         if n > max {
             return Err(SfenError::TooManyPieces {
-                piece: pt,
+                letter: pt.letter(),
                 count: n,
                 max,
             });
@@ -287,7 +272,7 @@ fn validate(board: &[Piece; 81], hands: &[Hand; 2]) -> Result<(), SfenError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::shogi::position::START_SFEN;
+    use crate::shogi::position::{Position, START_SFEN};
 
     #[test]
     fn round_trips_canonical_sfen() {
@@ -313,14 +298,16 @@ mod tests {
             err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R/LNSGKGSNL b - 1"),
             SfenError::RankLength {
                 rank: 8,
-                squares: 8
+                squares: 8,
+                files: 9
             }
         ));
         assert!(matches!(
             err("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R2/LNSGKGSNL b - 1"),
             SfenError::RankLength {
                 rank: 8,
-                squares: 10
+                squares: 10,
+                files: 9
             }
         ));
         assert_eq!(
@@ -337,24 +324,15 @@ mod tests {
         ));
         assert!(matches!(
             err("P3k4/9/9/9/9/9/9/9/4K4 b - 1"),
-            SfenError::DeadSquare {
-                piece: PieceType::Pawn,
-                ..
-            }
+            SfenError::DeadSquare { ref piece, .. } if piece == "P"
         ));
         assert!(matches!(
             err("4k4/N8/9/9/9/9/9/9/4K4 b - 1"),
-            SfenError::DeadSquare {
-                piece: PieceType::Knight,
-                ..
-            }
+            SfenError::DeadSquare { ref piece, .. } if piece == "N"
         ));
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/l3K4 b - 1"),
-            SfenError::DeadSquare {
-                piece: PieceType::Lance,
-                ..
-            }
+            SfenError::DeadSquare { ref piece, .. } if piece == "l"
         ));
         assert_eq!(
             err("4k4/9/9/P8/9/P8/9/9/4K4 b - 1"),
@@ -374,17 +352,11 @@ mod tests {
         assert_eq!(err("9/9/9/9/9/9/9/9/9 b - 1"), SfenError::NoKings);
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/4K4 b 3R 1"),
-            SfenError::TooManyPieces {
-                piece: PieceType::Rook,
-                ..
-            }
+            SfenError::TooManyPieces { letter: 'R', .. }
         ));
         assert!(matches!(
             err("4k4/9/9/9/9/9/9/9/R3K4 b Rr 1"),
-            SfenError::TooManyPieces {
-                piece: PieceType::Rook,
-                ..
-            }
+            SfenError::TooManyPieces { letter: 'R', .. }
         ));
         assert_eq!(
             err("4k4/9/9/9/9/9/9/9/4K4 x - 1"),

@@ -1,6 +1,7 @@
 //! The small value types of the game: colours, squares, pieces and moves.
 
 use std::fmt;
+use std::marker::PhantomData;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[repr(u8)]
@@ -298,17 +299,101 @@ impl PieceType {
     }
 }
 
-/// A coloured piece: `kind + 16 * colour`, so the colour is one shift away.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Piece(u8);
+/// What the shared board, pieces and SFEN code need of a game's piece kinds. Every game numbers
+/// its kinds alike: below 16, the king 8, and a promoted kind its base kind plus 8, so that
+/// promoting and unpromoting are the same arithmetic in each.
+pub trait Kind: Copy + Eq + fmt::Debug + 'static {
+    /// The kind an empty square's code decodes to; never on the board as such.
+    const PAWN: Self;
+    const KING: Self;
+    /// Kinds that can be held in hand.
+    const HAND: &'static [Self];
+    /// Hand kinds in the order SFEN writes them.
+    const SFEN_HAND_ORDER: &'static [Self];
 
-impl Piece {
-    pub const NONE: Piece = Piece(0);
+    fn from_u8(v: u8) -> Option<Self>;
+
+    /// The unpromoted kind written with `c` (either case).
+    fn from_letter(c: u8) -> Option<Self>;
+
+    fn index(self) -> usize;
+
+    /// The SFEN letter of the unpromoted kind (uppercase).
+    fn letter(self) -> char;
+
+    #[inline]
+    fn is_promoted(self) -> bool {
+        self.index() > Self::KING.index()
+    }
+
+    #[inline]
+    fn can_promote(self) -> bool {
+        self.promote() != self
+    }
+
+    /// The promoted kind; kinds that cannot promote are returned unchanged.
+    #[inline]
+    fn promote(self) -> Self {
+        match Self::from_u8(self.index() as u8 | PieceType::PROMOTED) {
+            Some(p) => p,
+            None => self,
+        }
+    }
+
+    /// The kind a captured piece turns into in the captor's hand.
+    #[inline]
+    fn unpromote(self) -> Self {
+        if self.is_promoted() {
+            match Self::from_u8(self.index() as u8 & !PieceType::PROMOTED) {
+                Some(p) => p,
+                None => self,
+            }
+        } else {
+            self
+        }
+    }
+}
+
+impl Kind for PieceType {
+    const PAWN: Self = PieceType::Pawn;
+    const KING: Self = PieceType::King;
+    const HAND: &'static [Self] = &PieceType::HAND;
+    const SFEN_HAND_ORDER: &'static [Self] = &PieceType::SFEN_HAND_ORDER;
+
+    #[inline]
+    fn from_u8(v: u8) -> Option<Self> {
+        PieceType::from_u8(v)
+    }
+
+    fn from_letter(c: u8) -> Option<Self> {
+        PieceType::from_letter(c)
+    }
+
+    #[inline]
+    fn index(self) -> usize {
+        self as usize
+    }
+
+    fn letter(self) -> char {
+        PieceType::letter(self)
+    }
+}
+
+/// A coloured piece of a game whose kinds are `K`: `kind + 16 * colour`, so the colour is one
+/// shift away and per-piece tables have 32 rows.
+#[derive(Copy, Clone, PartialEq, Eq, Hash)]
+pub struct ColoredPiece<K>(u8, PhantomData<K>);
+
+/// A standard shogi piece.
+pub type Piece = ColoredPiece<PieceType>;
+
+impl<K: Kind> ColoredPiece<K> {
+    pub const NONE: Self = ColoredPiece(0, PhantomData);
     pub const NUM: usize = 32;
 
     #[inline]
-    pub const fn new(c: Color, pt: PieceType) -> Piece {
-        Piece(pt as u8 | ((c as u8) << 4))
+    pub fn new(c: Color, pt: K) -> Self {
+        ColoredPiece(pt.index() as u8 | ((c as u8) << 4), PhantomData)
     }
 
     #[inline]
@@ -332,10 +417,10 @@ impl Piece {
 
     /// The kind; only meaningful for a non-empty piece.
     #[inline]
-    pub fn kind(self) -> PieceType {
-        match PieceType::from_u8(self.0 & 15) {
+    pub fn kind(self) -> K {
+        match K::from_u8(self.0 & 15) {
             Some(p) => p,
-            None => PieceType::Pawn,
+            None => K::PAWN,
         }
     }
 
@@ -345,7 +430,13 @@ impl Piece {
     }
 }
 
-impl fmt::Display for Piece {
+impl<K> fmt::Debug for ColoredPiece<K> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("Piece").field(&self.0).finish()
+    }
+}
+
+impl<K: Kind> fmt::Display for ColoredPiece<K> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.is_none() {
             return write!(f, ".");

@@ -1,7 +1,7 @@
 //! Zobrist keys, generated at compile time from a fixed seed so hashes are stable across builds
 //! (book files and logs stay comparable).
 
-use super::types::{Color, Piece, PieceType, Square};
+use super::types::Piece;
 
 const fn splitmix(state: u64) -> (u64, u64) {
     let s = state.wrapping_add(0x9e37_79b9_7f4a_7c15);
@@ -30,20 +30,6 @@ pub(crate) const fn key_table<const N: usize, const M: usize>(seed: u64) -> [[u6
     t
 }
 
-static BOARD: [[u64; 81]; Piece::NUM] = key_table(0x6b69_7269_6e00_0001);
-static HAND: [[u64; 8]; 2] = key_table(0x6b69_7269_6e00_0002);
-
-/// White to move is bit 0 of the board key, so the side is recoverable from any key.
-pub const SIDE: u64 = 1;
-
-#[inline]
-pub fn piece_square(p: Piece, sq: Square) -> u64 {
-    BOARD[p.index()][sq.index()]
-}
-
-/// Hand keys are additive: holding n pieces of a kind contributes n times its key, so adding or
-/// removing one piece is one add or subtract.
-#[inline]
-pub fn hand(c: Color, pt: PieceType) -> u64 {
-    HAND[c.index()][pt.index()]
-}
+/// Standard shogi's keys: a piece on a square, and one piece of a kind in a side's hand.
+pub(crate) static BOARD: [[u64; 81]; Piece::NUM] = key_table(0x6b69_7269_6e00_0001);
+pub(crate) static HAND: [[u64; 8]; 2] = key_table(0x6b69_7269_6e00_0002);

@@ -244,26 +244,8 @@ pub fn unpack(data: &[u8; 32], ply: u32) -> Result<Position, String> {
         return Err("packed position: the pieces are not one set".into());
     }
     let mut sfen = String::with_capacity(96);
-    for rank in 0..9u8 {
-        let mut empty = 0;
-        for file in (0..9u8).rev() {
-            let p = board[Square::from_file_rank(file, rank).index()];
-            if p.is_none() {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                sfen.push(char::from(b'0' + empty));
-                empty = 0;
-            }
-            sfen.push_str(&p.to_string());
-        }
-        if empty > 0 {
-            sfen.push(char::from(b'0' + empty));
-        }
-        sfen.push(if rank < 8 { '/' } else { ' ' });
-    }
-    sfen.push_str(if side == 1 { "w " } else { "b " });
+    crate::shogi::board::write_sfen_board(&mut sfen, &board, 9);
+    sfen.push_str(if side == 1 { " w " } else { " b " });
     crate::shogi::write_sfen_hands(&mut sfen, hands);
     sfen.push_str(&format!(" {}", ply.max(1)));
     Position::from_sfen(&sfen).map_err(|e| format!("packed position: {e}"))

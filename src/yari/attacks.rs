@@ -158,30 +158,8 @@ pub fn has_move_from(c: Color, pt: PieceType, sq: Square) -> bool {
 /// The slow, obviously correct version of `attacks`, square by square, for tests.
 pub fn attacks_reference(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
     let fwd: i8 = if c == Color::Black { -1 } else { 1 };
-    let on = |s: Square| s.file() < FILES;
-    let slide = |dirs: &[(i8, i8)]| {
-        let mut bb = Bitboard::EMPTY;
-        for &(df, dr) in dirs {
-            let mut cur = sq;
-            while let Some(next) = cur.offset(df, dr).filter(|&s| on(s)) {
-                bb |= Bitboard::from_square(next);
-                if occ.has(next) {
-                    break;
-                }
-                cur = next;
-            }
-        }
-        bb
-    };
-    let step = |dirs: &[(i8, i8)]| {
-        let mut bb = Bitboard::EMPTY;
-        for &(df, dr) in dirs {
-            if let Some(s) = sq.offset(df, dr).filter(|&s| on(s)) {
-                bb |= Bitboard::from_square(s);
-            }
-        }
-        bb
-    };
+    let slide = |dirs: &[(i8, i8)]| std_attacks::slide_reference(sq, occ, dirs, FILES);
+    let step = |dirs: &[(i8, i8)]| std_attacks::step_reference(sq, dirs, FILES);
     let gold = [(0, fwd), (1, fwd), (-1, fwd), (1, 0), (-1, 0), (0, -fwd)];
     match pt {
         PieceType::Pawn => step(&[(0, fwd)]),

@@ -7,14 +7,12 @@ pub mod attacks;
 mod movegen;
 mod position;
 mod rules;
-mod sfen;
 pub mod types;
 mod zobrist;
 
 pub use movegen::{drop_squares, in_zone, promotion_options};
-pub use position::{Position, START_SFEN, StateInfo};
+pub use position::{Position, START_SFEN, StateInfo, YariPieces};
 pub use rules::value;
-pub use sfen::YariSfenError;
 pub use types::{Hand, Piece, PieceType};
 
 use crate::shogi::Move;

@@ -8,7 +8,7 @@ use super::attacks::{self, BOARD};
 use super::position::Position;
 use super::types::PieceType;
 use crate::shogi::attacks::{between, line};
-use crate::shogi::{Bitboard, Color, Move, MoveList, Square};
+use crate::shogi::{Bitboard, Color, Kind, Move, MoveList, Square};
 
 /// Which classes of moves to produce. Tactical: captures (with every promotion choice) and
 /// promotions to empty squares. Quiet: the other board moves, and drops. They never overlap.

@@ -5,7 +5,7 @@ use super::attacks;
 use super::movegen::{drop_squares, promotion_options};
 use super::position::{Position, on_board};
 use super::types::PieceType;
-use crate::shogi::{Bitboard, Color, Move, PieceType as ShogiKind, Repetition, Square};
+use crate::shogi::{Bitboard, Color, HandCounts, Move, PieceType as ShogiKind};
 
 /// Material values for exchanges and for the evaluation's start: the unpromoted sliders are worth
 /// far less than their standard namesakes because they cannot go back.
@@ -23,7 +23,7 @@ pub fn value(kind: PieceType) -> i32 {
 }
 
 /// Kinds from the cheapest up, the order exchanges use their attackers in.
-const BY_VALUE: [PieceType; 9] = [
+pub(super) const BY_VALUE: [PieceType; 9] = [
     PieceType::Pawn,
     PieceType::YariKnight,
     PieceType::YariBishop,
@@ -124,35 +124,6 @@ impl Position {
         }
     }
 
-    /// Looks back through at most `max_plies` plies (and never past a null move) for an earlier
-    /// occurrence of this position with the same side to move. Perpetual check loses for the
-    /// checking side.
-    pub fn repetition(&self, max_plies: usize) -> Repetition {
-        let history = self.history();
-        let cur = history[history.len() - 1];
-        let limit = (cur.plies_from_null as usize)
-            .min(max_plies)
-            .min(history.len() - 1);
-        let us = self.side_to_move();
-        let mut i = 4;
-        while i <= limit {
-            let st = &history[history.len() - 1 - i];
-            // The same board and the same hand for the side to move: with a fixed set of pieces
-            // the other hand is then the same too.
-            if st.board_key == cur.board_key && st.hand_to_move == cur.hand_to_move {
-                if cur.continuous_check[(!us).index()] as usize >= i {
-                    return Repetition::Win;
-                }
-                if cur.continuous_check[us.index()] as usize >= i {
-                    return Repetition::Loss;
-                }
-                return Repetition::Draw;
-            }
-            i += 2;
-        }
-        Repetition::None
-    }
-
     /// Impasse points of `c`, board and hand: yari rook and yari bishop 5 each whether promoted
     /// or not, every other piece but the king 1.
     pub fn impasse_points(&self, c: Color) -> u32 {
@@ -175,71 +146,4 @@ impl Position {
                 .is_some_and(|k| super::movegen::in_zone(c, k))
         })
     }
-
-    /// Static exchange evaluation: whether the exchange `m` starts on its destination wins at
-    /// least `threshold` for the mover, both sides capturing with their cheapest piece each time
-    /// and free to stop. Promotions after the first move are ignored.
-    pub fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        let us = self.side_to_move();
-        let to = m.to();
-        if !on_board(to) {
-            return false;
-        }
-        let placed = self.moved_kind_after(m);
-        let mut gain = value_on(self, to);
-        if m.is_promotion() {
-            let base = placed.unpromote();
-            gain += value(placed) - value(base);
-        }
-        let mut swap = gain - threshold;
-        if swap < 0 {
-            return false;
-        }
-        swap = value(placed) - swap;
-        if swap <= 0 {
-            return true;
-        }
-        let mut occ = self.occupied() | Bitboard::from_square(to);
-        if !m.is_drop() {
-            occ ^= Bitboard::from_square(m.from());
-        }
-        let mut stm = us;
-        let mut res = true;
-        loop {
-            stm = !stm;
-            let attackers = (self.attackers_to(Color::Black, to, occ)
-                | self.attackers_to(Color::White, to, occ))
-                & occ;
-            let mine = attackers & self.pieces_of(stm);
-            if mine.is_empty() {
-                break;
-            }
-            res = !res;
-            let Some((pt, sq)) = BY_VALUE.iter().find_map(|&pt| {
-                let bb = mine & self.pieces(pt);
-                bb.is_some().then(|| (pt, bb.lsb()))
-            }) else {
-                break;
-            };
-            if pt == PieceType::King {
-                // The king may only take last: if the other side still attacks, it cannot.
-                return if (attackers & self.pieces_of(!stm)).is_some() {
-                    !res
-                } else {
-                    res
-                };
-            }
-            swap = value(pt) - swap;
-            if swap < res as i32 {
-                break;
-            }
-            occ ^= Bitboard::from_square(sq);
-        }
-        res
-    }
-}
-
-fn value_on(pos: &Position, sq: Square) -> i32 {
-    let p = pos.piece_on(sq);
-    if p.is_none() { 0 } else { value(p.kind()) }
 }

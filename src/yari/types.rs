@@ -4,7 +4,9 @@
 //! promoted kind is its base kind plus 8, so the numbers stay below 16 and a coloured piece (kind
 //! plus 16 per colour) below 32, which keeps per-piece tables as small as standard shogi's.
 
-use crate::shogi::{Color, PieceType as ShogiKind};
+use crate::shogi::PieceType as ShogiKind;
+use crate::shogi::board::HandCounts;
+use crate::shogi::types::{ColoredPiece, Kind};
 use std::fmt;
 
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -57,67 +59,9 @@ impl PieceType {
         PieceType::Pawn,
     ];
 
-    #[inline]
-    pub const fn from_u8(v: u8) -> Option<PieceType> {
-        Some(match v {
-            1 => PieceType::Pawn,
-            3 => PieceType::YariKnight,
-            5 => PieceType::YariBishop,
-            6 => PieceType::YariRook,
-            8 => PieceType::King,
-            9 => PieceType::YariSilver,
-            11 => PieceType::YariGoldN,
-            13 => PieceType::YariGoldB,
-            14 => PieceType::Rook,
-            _ => return None,
-        })
-    }
-
-    #[inline]
-    pub const fn index(self) -> usize {
-        self as usize
-    }
-
-    #[inline]
-    pub const fn can_promote(self) -> bool {
-        matches!(
-            self,
-            PieceType::Pawn | PieceType::YariKnight | PieceType::YariBishop | PieceType::YariRook
-        )
-    }
-
-    #[inline]
-    pub const fn is_promoted(self) -> bool {
-        (self as u8) > PieceType::King as u8
-    }
-
-    /// The promoted kind; kinds that cannot promote are returned unchanged.
-    #[inline]
-    pub const fn promote(self) -> PieceType {
-        match self {
-            PieceType::Pawn => PieceType::YariSilver,
-            PieceType::YariKnight => PieceType::YariGoldN,
-            PieceType::YariBishop => PieceType::YariGoldB,
-            PieceType::YariRook => PieceType::Rook,
-            other => other,
-        }
-    }
-
-    /// The kind a captured piece turns into in the captor's hand.
-    #[inline]
-    pub const fn unpromote(self) -> PieceType {
-        match self {
-            PieceType::YariSilver => PieceType::Pawn,
-            PieceType::YariGoldN => PieceType::YariKnight,
-            PieceType::YariGoldB => PieceType::YariBishop,
-            PieceType::Rook => PieceType::YariRook,
-            other => other,
-        }
-    }
-
     /// Slot in `Hand` and in the hand Zobrist keys; only meaningful for hand kinds.
     #[inline]
-    pub const fn hand_slot(self) -> usize {
+    pub fn hand_slot(self) -> usize {
         match self.unpromote() {
             PieceType::Pawn => 0,
             PieceType::YariKnight => 1,
@@ -126,33 +70,10 @@ impl PieceType {
         }
     }
 
-    /// The SFEN letter of the unpromoted kind (uppercase).
-    pub const fn letter(self) -> char {
-        match self.unpromote() {
-            PieceType::Pawn => 'P',
-            PieceType::YariKnight => 'N',
-            PieceType::YariBishop => 'B',
-            PieceType::YariRook => 'R',
-            _ => 'K',
-        }
-    }
-
-    /// The unpromoted kind written with `c` (either case).
-    pub const fn from_letter(c: u8) -> Option<PieceType> {
-        Some(match c.to_ascii_uppercase() {
-            b'P' => PieceType::Pawn,
-            b'N' => PieceType::YariKnight,
-            b'B' => PieceType::YariBishop,
-            b'R' => PieceType::YariRook,
-            b'K' => PieceType::King,
-            _ => return None,
-        })
-    }
-
     /// The standard shogi kind whose drop move encodes a drop of this (hand) kind: the one with
     /// the same letter, so that USI text such as `N*3c` reads the same in both games.
     #[inline]
-    pub const fn to_shogi_drop(self) -> ShogiKind {
+    pub fn to_shogi_drop(self) -> ShogiKind {
         match self.unpromote() {
             PieceType::Pawn => ShogiKind::Pawn,
             PieceType::YariKnight => ShogiKind::Knight,
@@ -174,7 +95,7 @@ impl PieceType {
     }
 
     /// How many of the unpromoted kind one full set holds (both sides together).
-    pub const fn count_in_set(self) -> u32 {
+    pub fn count_in_set(self) -> u32 {
         match self.unpromote() {
             PieceType::Pawn => 14,
             PieceType::King => 2,
@@ -183,67 +104,69 @@ impl PieceType {
     }
 }
 
-/// A coloured piece: `kind + 16 * colour`, so that `index() < 32`.
-#[derive(Copy, Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Piece(u8);
+/// A yari piece.
+pub type Piece = ColoredPiece<PieceType>;
 
-impl Piece {
-    pub const NONE: Piece = Piece(0);
-    pub const NUM: usize = 32;
-
+/// Yari's kinds as the shared board and piece code see them: the one home of how they are
+/// numbered and written; they promote by the shared numbering.
+impl Kind for PieceType {
     #[inline]
-    pub const fn new(c: Color, pt: PieceType) -> Piece {
-        Piece(pt as u8 | ((c as u8) << 4))
+    fn from_u8(v: u8) -> Option<Self> {
+        Some(match v {
+            1 => PieceType::Pawn,
+            3 => PieceType::YariKnight,
+            5 => PieceType::YariBishop,
+            6 => PieceType::YariRook,
+            8 => PieceType::King,
+            9 => PieceType::YariSilver,
+            11 => PieceType::YariGoldN,
+            13 => PieceType::YariGoldB,
+            14 => PieceType::Rook,
+            _ => return None,
+        })
+    }
+
+    /// The unpromoted kind written with `c` (either case).
+    fn from_letter(c: u8) -> Option<Self> {
+        Some(match c.to_ascii_uppercase() {
+            b'P' => PieceType::Pawn,
+            b'N' => PieceType::YariKnight,
+            b'B' => PieceType::YariBishop,
+            b'R' => PieceType::YariRook,
+            b'K' => PieceType::King,
+            _ => return None,
+        })
     }
 
     #[inline]
-    pub const fn is_none(self) -> bool {
-        self.0 == 0
+    fn index(self) -> usize {
+        self as usize
     }
 
+    /// The four kinds with a promoted form, named outright: move generation asks for every move.
     #[inline]
-    pub const fn is_some(self) -> bool {
-        self.0 != 0
+    fn can_promote(self) -> bool {
+        matches!(
+            self,
+            PieceType::Pawn | PieceType::YariKnight | PieceType::YariBishop | PieceType::YariRook
+        )
     }
 
-    #[inline]
-    pub const fn color(self) -> Color {
-        if self.0 >> 4 == 0 {
-            Color::Black
-        } else {
-            Color::White
+    /// The SFEN letter of the unpromoted kind (uppercase).
+    fn letter(self) -> char {
+        match self.unpromote() {
+            PieceType::Pawn => 'P',
+            PieceType::YariKnight => 'N',
+            PieceType::YariBishop => 'B',
+            PieceType::YariRook => 'R',
+            _ => 'K',
         }
     }
 
-    /// The kind; only meaningful for a non-empty piece.
-    #[inline]
-    pub fn kind(self) -> PieceType {
-        PieceType::from_u8(self.0 & 15).unwrap_or(PieceType::Pawn)
-    }
-
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
-
-impl fmt::Display for Piece {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.is_none() {
-            return write!(f, ".");
-        }
-        let k = self.kind();
-        if k.is_promoted() {
-            write!(f, "+")?;
-        }
-        let l = k.letter();
-        let l = if self.color() == Color::White {
-            l.to_ascii_lowercase()
-        } else {
-            l
-        };
-        write!(f, "{l}")
-    }
+    const PAWN: Self = PieceType::Pawn;
+    const KING: Self = PieceType::King;
+    const HAND: &'static [Self] = &PieceType::HAND;
+    const SFEN_HAND_ORDER: &'static [Self] = &PieceType::SFEN_HAND_ORDER;
 }
 
 /// Counts of the four droppable kinds, one byte each (pawn, knight, bishop, rook from the low byte
@@ -255,24 +178,7 @@ impl Hand {
     pub const EMPTY: Hand = Hand(0);
 
     #[inline]
-    pub const fn count(self, pt: PieceType) -> u32 {
-        (self.0 >> (8 * pt.hand_slot())) & 0xff
-    }
-
-    #[inline]
-    pub fn add(&mut self, pt: PieceType) {
-        debug_assert!(self.count(pt) < 0xff);
-        self.0 += 1 << (8 * pt.hand_slot());
-    }
-
-    #[inline]
-    pub fn remove(&mut self, pt: PieceType) {
-        debug_assert!(self.count(pt) > 0);
-        self.0 -= 1 << (8 * pt.hand_slot());
-    }
-
-    #[inline]
-    pub const fn has(self, pt: PieceType) -> bool {
+    pub fn has(self, pt: PieceType) -> bool {
         self.count(pt) != 0
     }
 
@@ -290,6 +196,29 @@ impl Hand {
     pub fn set(&mut self, pt: PieceType, n: u32) {
         let shift = 8 * pt.hand_slot();
         self.0 = (self.0 & !(0xff << shift)) | ((n & 0xff) << shift);
+    }
+}
+
+/// The one home of a yari hand's counting, which the shared board and the yari code both use.
+impl HandCounts for Hand {
+    type Kind = PieceType;
+    const EMPTY: Hand = Hand(0);
+
+    #[inline]
+    fn count(self, pt: PieceType) -> u32 {
+        (self.0 >> (8 * pt.hand_slot())) & 0xff
+    }
+
+    #[inline]
+    fn add(&mut self, pt: PieceType) {
+        debug_assert!(self.count(pt) < 0xff);
+        self.0 += 1 << (8 * pt.hand_slot());
+    }
+
+    #[inline]
+    fn remove(&mut self, pt: PieceType) {
+        debug_assert!(self.count(pt) > 0);
+        self.0 -= 1 << (8 * pt.hand_slot());
     }
 }
 

@@ -2,23 +2,9 @@
 //! that hashes are stable across builds.
 
 use super::attacks::SQUARES;
-use super::types::{Piece, PieceType};
+use super::types::Piece;
 use crate::shogi::zobrist::key_table;
-use crate::shogi::{Color, Square};
 
-static BOARD: [[u64; SQUARES]; Piece::NUM] = key_table(0x7961_7269_0000_0001);
-static HAND: [[u64; 4]; 2] = key_table(0x7961_7269_0000_0002);
-
-/// White to move is bit 0 of the board key.
-pub const SIDE: u64 = 1;
-
-#[inline]
-pub fn piece_square(p: Piece, sq: Square) -> u64 {
-    BOARD[p.index()][sq.index()]
-}
-
-/// Hand keys are additive: n pieces of a kind contribute n times its key.
-#[inline]
-pub fn hand(c: Color, pt: PieceType) -> u64 {
-    HAND[c.index()][pt.hand_slot()]
-}
+/// Yari's keys: a piece on a square, and one piece of a kind (by hand slot) in a side's hand.
+pub(super) static BOARD: [[u64; SQUARES]; Piece::NUM] = key_table(0x7961_7269_0000_0001);
+pub(super) static HAND: [[u64; 4]; 2] = key_table(0x7961_7269_0000_0002);
