@@ -28,11 +28,32 @@ pub fn is_move_line(line: &str) -> bool {
 
 /// Reads a KIF record (the main line).
 pub fn read(text: &str) -> Result<Record, RecordError> {
+    let mut ended = false;
+    let (mut record, summary) = read_lines(text, is_move_line, |r, line, no| {
+        ended = ended || read_move_line(r, line, no);
+    })?;
+    if record.error.is_none() && record.ending == Ending::Unknown {
+        apply_summary(&mut record, summary);
+    }
+    Ok(record)
+}
+
+/// How a `まで` line says the game ended: the ending and, where it names one, the winner.
+pub(crate) type Summary = (Ending, Option<Color>);
+
+/// The lines of a KIF or KI2 record, which differ only in how they write moves: `*` comments
+/// (those before the first move go to the start), the `まで` summary, the header up to the first
+/// move, and `変化` where the main line ends. `read_moves` reads each line `is_move` picks out,
+/// until the replay fails.
+pub(crate) fn read_lines(
+    text: &str,
+    is_move: impl Fn(&str) -> bool,
+    mut read_moves: impl FnMut(&mut Replay, &str, usize),
+) -> Result<(Record, Option<Summary>), RecordError> {
     let mut header = Header::default();
     let mut replay: Option<Replay> = None;
     let mut early_comments = Vec::new();
-    let mut ended = false;
-    let mut summary: Option<(Ending, Option<Color>)> = None;
+    let mut summary: Option<Summary> = None;
     for (i, raw) in split_lines(text).into_iter().enumerate() {
         let no = i + 1;
         let line = raw.trim_end();
@@ -49,34 +70,13 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             }
             continue;
         }
-        if is_move_line(line) {
+        if is_move(line) {
             let r = match replay.as_mut() {
                 Some(r) => r,
                 None => replay.insert(begin(&header, &mut early_comments)?),
             };
-            if ended || r.failed() {
-                continue;
-            }
-            let body = line
-                .trim_start()
-                .trim_start_matches(|c: char| c.is_ascii_digit());
-            let body = body.trim_start_matches([' ', '\u{3000}']);
-            if let Some((ending, winner_is_mover)) = ending_word(body) {
-                r.record.normalise();
-                r.record.set_ending(ending);
-                if let Some(w) = winner_is_mover {
-                    let to_move = r.record.side_to_move_at_end();
-                    r.record.winner = Some(if w { to_move } else { !to_move });
-                }
-                ended = true;
-                continue;
-            }
-            match parse_kif_move(&r.pos, body, r.last_to()) {
-                Ok((m, rest)) => {
-                    let move_text = body[..body.len() - rest.len()].trim_end();
-                    r.play(m, parse_time(rest), no, move_text);
-                }
-                Err(e) => r.fail(no, format!("move {}: {e}", r.record.moves.len() + 1)),
+            if !r.failed() {
+                read_moves(r, line, no);
             }
             continue;
         }
@@ -92,15 +92,37 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         Some(r) => r,
         None => begin(&header, &mut early_comments)?,
     };
-    let mut record = finish(replay, header);
-    if record.error.is_none() && record.ending == Ending::Unknown {
-        apply_summary(&mut record, summary);
+    Ok((finish(replay, header), summary))
+}
+
+/// Plays the move of a numbered move line, or ends the game where it holds a special move (which
+/// it says by returning true: the lines after it are not moves of the game).
+fn read_move_line(r: &mut Replay, line: &str, no: usize) -> bool {
+    let body = line
+        .trim_start()
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    let body = body.trim_start_matches([' ', '\u{3000}']);
+    if let Some((ending, winner_is_mover)) = ending_word(body) {
+        r.record.normalise();
+        r.record.set_ending(ending);
+        if let Some(w) = winner_is_mover {
+            let to_move = r.record.side_to_move_at_end();
+            r.record.winner = Some(if w { to_move } else { !to_move });
+        }
+        return true;
     }
-    Ok(record)
+    match parse_kif_move(&r.pos, body, r.last_to()) {
+        Ok((m, rest)) => {
+            let move_text = body[..body.len() - rest.len()].trim_end();
+            r.play(m, parse_time(rest), no, move_text);
+        }
+        Err(e) => r.fail(no, format!("move {}: {e}", r.record.moves.len() + 1)),
+    }
+    false
 }
 
 /// The replay starting at the header's position, with the comments read so far.
-pub(crate) fn begin(header: &Header, comments: &mut Vec<String>) -> Result<Replay, RecordError> {
+fn begin(header: &Header, comments: &mut Vec<String>) -> Result<Replay, RecordError> {
     let mut r = Replay::new(header.start()?, Format::Kif);
     for c in comments.drain(..) {
         r.comment(c);
@@ -108,7 +130,7 @@ pub(crate) fn begin(header: &Header, comments: &mut Vec<String>) -> Result<Repla
     Ok(r)
 }
 
-pub(crate) fn finish(replay: Replay, header: Header) -> Record {
+fn finish(replay: Replay, header: Header) -> Record {
     let mut record = replay.finish();
     record.headers = header.headers;
     record.black = header.black;
@@ -140,7 +162,7 @@ fn ending_word(body: &str) -> Option<(Ending, Option<bool>)> {
 }
 
 /// Reads `まで98手で後手の勝ち`, `まで3手で中断`, `まで7手詰`: the ending and the winner.
-pub(crate) fn read_summary(line: &str) -> Option<(Ending, Option<Color>)> {
+fn read_summary(line: &str) -> Option<(Ending, Option<Color>)> {
     let rest = line.trim().strip_prefix("まで")?;
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
     let rest = rest.strip_prefix('手')?.trim_start_matches('で');
