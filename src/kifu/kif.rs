@@ -166,27 +166,12 @@ fn read_summary(line: &str) -> Option<(Ending, Option<Color>)> {
     let rest = line.trim().strip_prefix("まで")?;
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
     let rest = rest.strip_prefix('手')?.trim_start_matches('で');
-    let side = if rest.starts_with("先手") || rest.starts_with("下手") {
-        Some(Color::Black)
-    } else if rest.starts_with("後手") || rest.starts_with("上手") {
-        Some(Color::White)
-    } else {
-        None
-    };
+    let side = side_named(rest);
     let time_up = rest.contains("時間切れ") || rest.contains("切れ負け");
-    let time_side = |c: Option<Color>| {
+    Some(if time_up {
         // `時間切れにより先手の勝ち`: the side named is the winner.
         let after = rest.split("により").nth(1).unwrap_or(rest);
-        if after.starts_with("先手") || after.starts_with("下手") {
-            Some(Color::Black)
-        } else if after.starts_with("後手") || after.starts_with("上手") {
-            Some(Color::White)
-        } else {
-            c
-        }
-    };
-    Some(if time_up {
-        (Ending::TimeUp, time_side(side))
+        (Ending::TimeUp, side_named(after).or(side))
     } else if rest.starts_with('詰') || rest.starts_with("詰み") {
         (Ending::Mate, None)
     } else if rest.contains("反則負け") {
@@ -214,6 +199,17 @@ fn read_summary(line: &str) -> Option<(Ending, Option<Color>)> {
     } else {
         return None;
     })
+}
+
+/// The side a summary names at the start of `text` (the handicap giver, `上手`, is White).
+fn side_named(text: &str) -> Option<Color> {
+    if text.starts_with("先手") || text.starts_with("下手") {
+        Some(Color::Black)
+    } else if text.starts_with("後手") || text.starts_with("上手") {
+        Some(Color::White)
+    } else {
+        None
+    }
 }
 
 /// Uses a `まで` line when no special move said how the game ended. A win with no reason given
