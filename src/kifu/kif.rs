@@ -291,15 +291,7 @@ pub(crate) fn summary_text(record: &Record) -> Option<String> {
 /// The header lines shared by KIF and KI2: fields, the handicap or a diagram, the players.
 pub(crate) fn write_header(record: &Record) -> String {
     let mut s = String::new();
-    for (k, v) in &record.headers {
-        if k == "手合割" || k == "V" {
-            continue;
-        }
-        // Fields read from CSA (`$EVENT`, ...) under their KIF names.
-        let key = super::csa::INFO_KEYS
-            .iter()
-            .find(|(csa, _)| csa == k)
-            .map_or(k.as_str(), |(_, kif)| kif);
+    for (key, v) in kif_fields(record) {
         s.push_str(&format!("{key}：{v}\n"));
     }
     match handicap_name(&record.start) {
@@ -317,15 +309,40 @@ pub(crate) fn write_header(record: &Record) -> String {
     s
 }
 
-/// Comment lines for one ply: the record's, then the extra notes (each line gets its `*`).
-pub(crate) fn write_comments(s: &mut String, record: &Record, notes: &[Vec<String>], ply: usize) {
-    let lines = record
+/// The header fields that KIF, KI2 and JKF write as fields, under their KIF names (a field read
+/// from CSA, `$EVENT`, ..., gets its KIF name): all but the handicap, which each writes its own
+/// way, and CSA's version `V`.
+pub(crate) fn kif_fields(record: &Record) -> impl Iterator<Item = (&str, &str)> {
+    record
+        .headers
+        .iter()
+        .filter(|(k, _)| k != "手合割" && k != "V")
+        .map(|(k, v)| {
+            let key = super::csa::INFO_KEYS
+                .iter()
+                .find(|(csa, _)| csa == k)
+                .map_or(k.as_str(), |(_, kif)| kif);
+            (key, v.as_str())
+        })
+}
+
+/// The comments at `ply`: the record's, then the extra notes.
+pub(crate) fn comments_at<'a>(
+    record: &'a Record,
+    notes: &'a [Vec<String>],
+    ply: usize,
+) -> impl Iterator<Item = &'a String> {
+    record
         .comments
         .get(ply)
         .into_iter()
         .chain(notes.get(ply))
-        .flatten();
-    for line in lines {
+        .flatten()
+}
+
+/// Comment lines for one ply: the record's, then the extra notes (each line gets its `*`).
+pub(crate) fn write_comments(s: &mut String, record: &Record, notes: &[Vec<String>], ply: usize) {
+    for line in comments_at(record, notes, ply) {
         for part in line.split('\n') {
             s.push('*');
             s.push_str(part.trim_end_matches('\r'));
