@@ -436,6 +436,20 @@ fn parse_words(text: &str) -> Result<(Words, &str), String> {
     Ok((w, rest))
 }
 
+/// The words of a move with the square it goes to (`同`: `prev_to`) and the kind it names (a
+/// pawn where it names none), and the text after it.
+fn parse_target(
+    text: &str,
+    prev_to: Option<Square>,
+) -> Result<(Words, Square, PieceType, &str), String> {
+    let (w, rest) = parse_words(text)?;
+    let to =
+        w.to.or(prev_to)
+            .ok_or_else(|| "'同' with no previous move".to_string())?;
+    let kind = w.kind.unwrap_or(PieceType::Pawn);
+    Ok((w, to, kind, rest))
+}
+
 /// Reads one KIF move (`７六歩(77)`, `同　銀(31)`, `５五角打`); the move must be legal in `pos`.
 /// Returns the move and the text after it (a time column, for instance).
 pub fn parse_kif_move<'a>(
@@ -443,11 +457,7 @@ pub fn parse_kif_move<'a>(
     text: &'a str,
     prev_to: Option<Square>,
 ) -> Result<(Move, &'a str), String> {
-    let (w, rest) = parse_words(text)?;
-    let to =
-        w.to.or(prev_to)
-            .ok_or_else(|| "'同' with no previous move".to_string())?;
-    let kind = w.kind.unwrap_or(PieceType::Pawn);
+    let (w, to, kind, rest) = parse_target(text, prev_to)?;
     let m = if let Some(from) = w.from {
         let p = pos.piece_on(from);
         if p.is_none() || p.color() != pos.side_to_move() {
@@ -490,11 +500,7 @@ pub fn parse_ki2_move<'a>(
     text: &'a str,
     prev_to: Option<Square>,
 ) -> Result<(Move, &'a str), String> {
-    let (w, rest) = parse_words(text)?;
-    let to =
-        w.to.or(prev_to)
-            .ok_or_else(|| "'同' with no previous move".to_string())?;
-    let kind = w.kind.unwrap_or(PieceType::Pawn);
+    let (w, to, kind, rest) = parse_target(text, prev_to)?;
     let us = pos.side_to_move();
     let legal = legal_moves(pos);
     if let Some(from) = w.from {
