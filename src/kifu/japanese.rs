@@ -559,10 +559,6 @@ pub fn parse_ki2_move<'a>(
 mod tests {
     use super::*;
 
-    fn pos(sfen: &str) -> Position {
-        Position::from_sfen(sfen).unwrap()
-    }
-
     #[test]
     fn kif_text_of_plain_moves() {
         let p = Position::startpos();
@@ -575,17 +571,9 @@ mod tests {
     #[test]
     fn ki2_words_for_two_golds() {
         // Black golds on 6i and 4i both reach 5h.
-        let p = pos("4k4/9/9/9/9/9/9/9/3GKG3 b - 1");
-        let left = Move::normal(
-            Square::from_file_rank(5, 8),
-            Square::from_file_rank(4, 7),
-            false,
-        );
-        let right = Move::normal(
-            Square::from_file_rank(3, 8),
-            Square::from_file_rank(4, 7),
-            false,
-        );
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/3GKG3 b - 1").unwrap();
+        let left = p.parse_move("6i5h").unwrap();
+        let right = p.parse_move("4i5h").unwrap();
         assert_eq!(move_to_ki2(&p, left, None), "５八金左");
         assert_eq!(move_to_ki2(&p, right, None), "５八金右");
         assert_eq!(parse_ki2_move(&p, "▲５八金左", None).unwrap().0, left);
