@@ -150,15 +150,22 @@ impl Network {
     /// The evaluation from the side to move's point of view, in the engine's units.
     #[inline]
     pub fn evaluate(&self, pos: &Position, acc: &Accumulator) -> Value {
+        let sum = self.output(pos, acc);
+        (i64::from(sum) * i64::from(CP_PER_LOGIT) / i64::from(QA * QB)) as Value
+    }
+
+    /// The output layer on the side to move's half and the opponent's, in the network's fixed
+    /// point (`QA * QB` is one logit).
+    #[inline]
+    fn output(&self, pos: &Position, acc: &Accumulator) -> i32 {
         let us = pos.side_to_move();
-        let sum = self.out_bias
+        self.out_bias
             + self.kernel.output(
                 &acc.0[us.index()],
                 &acc.0[(!us).index()],
                 &self.out_weights[0],
                 &self.out_weights[1],
-            );
-        (i64::from(sum) * i64::from(CP_PER_LOGIT) / i64::from(QA * QB)) as Value
+            )
     }
 
     /// The evaluation of `pos` with a fresh accumulator.
@@ -172,15 +179,7 @@ impl Network {
     pub fn logit(&self, pos: &Position) -> f64 {
         let mut acc = Accumulator::default();
         self.refresh(pos, &mut acc);
-        let us = pos.side_to_move();
-        let sum = self.out_bias
-            + self.kernel.output(
-                &acc.0[us.index()],
-                &acc.0[(!us).index()],
-                &self.out_weights[0],
-                &self.out_weights[1],
-            );
-        f64::from(sum) / f64::from(QA * QB)
+        f64::from(self.output(pos, &acc)) / f64::from(QA * QB)
     }
 
     pub(crate) fn parts(&self) -> (&Row, &[Row], &[Row; 2], i32) {
