@@ -10,6 +10,8 @@ pub mod linear;
 pub mod nnue;
 mod scale;
 #[cfg(test)]
+pub(crate) mod test_playout;
+#[cfg(test)]
 pub(crate) mod test_sfen;
 pub mod yari;
 

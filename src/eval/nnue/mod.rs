@@ -264,17 +264,7 @@ mod tests {
                         pos.undo_move();
                     }
                 }
-                // Captures half of the time, so that hands fill and drops appear.
-                let caps: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| !m.is_drop() && pos.piece_on(m.to()).is_some())
-                    .collect();
-                let m = if !caps.is_empty() && rng.below(2) == 0 {
-                    caps[rng.below(caps.len() as u64) as usize]
-                } else {
-                    moves[rng.below(moves.len() as u64) as usize]
-                };
+                let m = crate::eval::test_playout::capture_or_any(&pos, &moves, &mut rng);
                 pos.do_move(m);
             }
             if game > 4 && seen.iter().all(|&n| n > 2000) {
@@ -291,10 +281,7 @@ mod tests {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
         )
         .unwrap();
-        let b = Position::from_sfen(
-            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2",
-        )
-        .unwrap();
+        let b = crate::eval::test_sfen::rotated(&a);
         assert_eq!(net.evaluate_fresh(&a), net.evaluate_fresh(&b));
     }
 }
