@@ -4,6 +4,7 @@
 use super::{DaiWeights, GROUP_NAMES, MOBILITY_GROUPS};
 use crate::dai::PieceType;
 use crate::dai::types::KINDS;
+use crate::eval::{comment_lines, embedded_weights};
 use std::sync::{Arc, OnceLock};
 
 pub(super) const WEIGHTS_TEXT: &str = include_str!("../dai_weights.txt");
@@ -132,10 +133,7 @@ impl DaiWeights {
 
     /// The file format `parse` reads, every parameter on a line of its own.
     pub fn to_text(&self, header: &str) -> String {
-        let mut out = String::new();
-        for line in header.lines() {
-            out.push_str(&format!("# {line}\n"));
-        }
+        let mut out = comment_lines(header);
         out.push_str("# material KIND: per piece on the board (royals have none)\n");
         for k in PieceType::ALL {
             if !k.is_royal() {
@@ -157,10 +155,5 @@ impl DaiWeights {
 /// The evaluation the engine plays dai shogi with: `dai_weights.txt`, read once.
 pub fn embedded() -> Arc<DaiWeights> {
     static WEIGHTS: OnceLock<Arc<DaiWeights>> = OnceLock::new();
-    Arc::clone(
-        WEIGHTS.get_or_init(|| match DaiWeights::parse(WEIGHTS_TEXT) {
-            Ok(w) => Arc::new(w),
-            Err(e) => unreachable!("the embedded dai weights are checked by a test: {e}"),
-        }),
-    )
+    embedded_weights(&WEIGHTS, WEIGHTS_TEXT, DaiWeights::parse)
 }
