@@ -1056,6 +1056,23 @@ fn piece_values_follow_the_documented_scale() {
     }
 }
 
+#[test]
+fn kinds_are_numbered_in_the_order_of_the_list() {
+    for (i, &kind) in PieceType::ALL.iter().enumerate() {
+        assert_eq!(kind as usize, i + 1, "{kind:?}");
+        assert_eq!(PieceType::from_u8(i as u8 + 1), Some(kind));
+    }
+    assert_eq!(PieceType::ALL[28], PieceType::Lion);
+    assert_eq!(PieceType::ALL[54], PieceType::PromotedPhoenix);
+    assert_eq!(PieceType::from_u8(0), None);
+    assert_eq!(PieceType::from_u8(56), None);
+    assert_eq!(
+        PieceType::Gold.promote().map(PieceType::unpromote),
+        Some(PieceType::Gold)
+    );
+    assert_eq!(PieceType::PromotedGold.unpromote(), PieceType::Gold);
+}
+
 // ---- invariants on random playouts ------------------------------------------------------------
 
 struct Rng(u64);

@@ -17,14 +17,19 @@ pub(crate) const OFF: u8 = 128;
 /// Black's directions: forward (towards rank a), back, left (towards file 15), right, and the
 /// four diagonals forward-left, forward-right, back-left, back-right. White's are the negation.
 pub(crate) const DIRS: [i32; 8] = [-17, 17, 1, -1, -16, -18, 18, 16];
-const N: usize = 0;
-const S: usize = 1;
-const L: usize = 2;
-const R: usize = 3;
-const NL: usize = 4;
-const NR: usize = 5;
-const SL: usize = 6;
-const SR: usize = 7;
+/// The directions as bits, bit `d` for `DIRS[d]`, so that one entry of a move table can name
+/// several.
+const N: u8 = 1 << 0;
+const S: u8 = 1 << 1;
+const L: u8 = 1 << 2;
+const R: u8 = 1 << 3;
+const NL: u8 = 1 << 4;
+const NR: u8 = 1 << 5;
+const SL: u8 = 1 << 6;
+const SR: u8 = 1 << 7;
+const ORTHOGONAL: u8 = N | S | L | R;
+const DIAGONAL: u8 = NL | NR | SL | SR;
+const EVERY_WAY: u8 = ORTHOGONAL | DIAGONAL;
 
 pub(crate) const SQ_TO_MB: [u16; SQUARES] = {
     let mut t = [0u16; SQUARES];
@@ -73,12 +78,8 @@ pub(crate) struct Pattern {
 
 const SLIDE: u8 = 14;
 
-const fn pattern(
-    ranges: &[(usize, u8)],
-    jumps: &[(i32, i32)],
-    lion_dirs: u8,
-    full: bool,
-) -> Pattern {
+/// A pattern from `(directions, range)` entries, the directions as bits.
+const fn pattern(ranges: &[(u8, u8)], jumps: &[(i32, i32)], lion_dirs: u8, full: bool) -> Pattern {
     let mut p = Pattern {
         range: [0; 8],
         jumps: [0; 24],
@@ -88,7 +89,14 @@ const fn pattern(
     };
     let mut i = 0;
     while i < ranges.len() {
-        p.range[ranges[i].0] = ranges[i].1;
+        let (dirs, range) = ranges[i];
+        let mut d = 0;
+        while d < 8 {
+            if dirs & 1 << d != 0 {
+                p.range[d] = range;
+            }
+            d += 1;
+        }
         i += 1;
     }
     let mut j = 0;
@@ -98,19 +106,6 @@ const fn pattern(
     }
     p.jump_count = jumps.len() as u8;
     p
-}
-
-const fn all(range: u8) -> [(usize, u8); 8] {
-    [
-        (N, range),
-        (S, range),
-        (L, range),
-        (R, range),
-        (NL, range),
-        (NR, range),
-        (SL, range),
-        (SR, range),
-    ]
 }
 
 /// Every square at king-distance 1 or 2, as (rank delta, file delta).
@@ -134,184 +129,66 @@ const LION_AREA: [(i32, i32); 24] = {
 
 const fn kind_pattern(kind: PieceType) -> Pattern {
     use PieceType::*;
-    const GOLD: [(usize, u8); 6] = [(N, 1), (S, 1), (L, 1), (R, 1), (NL, 1), (NR, 1)];
+    const GOLD: [(u8, u8); 1] = [(ORTHOGONAL | NL | NR, 1)];
     match kind {
-        King | CrownPrince => pattern(&all(1), &[], 0, false),
-        DrunkElephant | PromotedGoBetween => pattern(
-            &[(N, 1), (L, 1), (R, 1), (NL, 1), (NR, 1), (SL, 1), (SR, 1)],
-            &[],
-            0,
-            false,
-        ),
-        BlindTiger => pattern(
-            &[(S, 1), (L, 1), (R, 1), (NL, 1), (NR, 1), (SL, 1), (SR, 1)],
-            &[],
-            0,
-            false,
-        ),
-        FerociousLeopard => pattern(
-            &[(N, 1), (S, 1), (NL, 1), (NR, 1), (SL, 1), (SR, 1)],
-            &[],
-            0,
-            false,
-        ),
+        King | CrownPrince => pattern(&[(EVERY_WAY, 1)], &[], 0, false),
+        DrunkElephant | PromotedGoBetween => pattern(&[(DIAGONAL | N | L | R, 1)], &[], 0, false),
+        BlindTiger => pattern(&[(DIAGONAL | S | L | R, 1)], &[], 0, false),
+        FerociousLeopard => pattern(&[(DIAGONAL | N | S, 1)], &[], 0, false),
         Gold | PromotedIron | PromotedStone | PromotedKnight | PromotedEvilWolf
         | PromotedAngryBoar | PromotedCatSword | PromotedViolentOx | PromotedFlyingDragon
         | PromotedPawn => pattern(&GOLD, &[], 0, false),
-        Silver => pattern(&[(N, 1), (NL, 1), (NR, 1), (SL, 1), (SR, 1)], &[], 0, false),
-        Copper => pattern(&[(N, 1), (S, 1), (NL, 1), (NR, 1)], &[], 0, false),
-        Iron => pattern(&[(N, 1), (NL, 1), (NR, 1)], &[], 0, false),
-        Stone => pattern(&[(NL, 1), (NR, 1)], &[], 0, false),
+        Silver => pattern(&[(DIAGONAL | N, 1)], &[], 0, false),
+        Copper => pattern(&[(N | S | NL | NR, 1)], &[], 0, false),
+        Iron => pattern(&[(N | NL | NR, 1)], &[], 0, false),
+        Stone => pattern(&[(NL | NR, 1)], &[], 0, false),
         Knight => pattern(&[], &[(-2, 1), (-2, -1)], 0, false),
-        EvilWolf => pattern(&[(N, 1), (L, 1), (R, 1), (NL, 1), (NR, 1)], &[], 0, false),
-        AngryBoar => pattern(&[(N, 1), (S, 1), (L, 1), (R, 1)], &[], 0, false),
-        CatSword => pattern(&[(NL, 1), (NR, 1), (SL, 1), (SR, 1)], &[], 0, false),
-        ViolentOx => pattern(&[(N, 2), (S, 2), (L, 2), (R, 2)], &[], 0, false),
-        FlyingDragon => pattern(&[(NL, 2), (NR, 2), (SL, 2), (SR, 2)], &[], 0, false),
-        GoBetween => pattern(&[(N, 1), (S, 1)], &[], 0, false),
+        EvilWolf => pattern(&[(N | L | R | NL | NR, 1)], &[], 0, false),
+        AngryBoar => pattern(&[(ORTHOGONAL, 1)], &[], 0, false),
+        CatSword => pattern(&[(DIAGONAL, 1)], &[], 0, false),
+        ViolentOx => pattern(&[(ORTHOGONAL, 2)], &[], 0, false),
+        FlyingDragon => pattern(&[(DIAGONAL, 2)], &[], 0, false),
+        GoBetween => pattern(&[(N | S, 1)], &[], 0, false),
         Pawn => pattern(&[(N, 1)], &[], 0, false),
         Lance => pattern(&[(N, SLIDE)], &[], 0, false),
-        ReverseChariot => pattern(&[(N, SLIDE), (S, SLIDE)], &[], 0, false),
-        SideMover | PromotedCopper => {
-            pattern(&[(N, 1), (S, 1), (L, SLIDE), (R, SLIDE)], &[], 0, false)
+        ReverseChariot => pattern(&[(N | S, SLIDE)], &[], 0, false),
+        SideMover | PromotedCopper => pattern(&[(N | S, 1), (L | R, SLIDE)], &[], 0, false),
+        VerticalMover | PromotedSilver => pattern(&[(N | S, SLIDE), (L | R, 1)], &[], 0, false),
+        Bishop | PromotedFerociousLeopard => pattern(&[(DIAGONAL, SLIDE)], &[], 0, false),
+        Rook | PromotedGold => pattern(&[(ORTHOGONAL, SLIDE)], &[], 0, false),
+        DragonHorse | PromotedBishop => {
+            pattern(&[(ORTHOGONAL, 1), (DIAGONAL, SLIDE)], &[], 0, false)
         }
-        VerticalMover | PromotedSilver => {
-            pattern(&[(N, SLIDE), (S, SLIDE), (L, 1), (R, 1)], &[], 0, false)
-        }
-        Bishop | PromotedFerociousLeopard => pattern(
-            &[(NL, SLIDE), (NR, SLIDE), (SL, SLIDE), (SR, SLIDE)],
-            &[],
-            0,
-            false,
-        ),
-        Rook | PromotedGold => pattern(
-            &[(N, SLIDE), (S, SLIDE), (L, SLIDE), (R, SLIDE)],
-            &[],
-            0,
-            false,
-        ),
-        DragonHorse | PromotedBishop => pattern(
-            &[
-                (N, 1),
-                (S, 1),
-                (L, 1),
-                (R, 1),
-                (NL, SLIDE),
-                (NR, SLIDE),
-                (SL, SLIDE),
-                (SR, SLIDE),
-            ],
-            &[],
-            0,
-            false,
-        ),
-        DragonKing | PromotedRook => pattern(
-            &[
-                (N, SLIDE),
-                (S, SLIDE),
-                (L, SLIDE),
-                (R, SLIDE),
-                (NL, 1),
-                (NR, 1),
-                (SL, 1),
-                (SR, 1),
-            ],
-            &[],
-            0,
-            false,
-        ),
+        DragonKing | PromotedRook => pattern(&[(ORTHOGONAL, SLIDE), (DIAGONAL, 1)], &[], 0, false),
         Kirin => pattern(
-            &[(NL, 1), (NR, 1), (SL, 1), (SR, 1)],
+            &[(DIAGONAL, 1)],
             &[(-2, 0), (2, 0), (0, 2), (0, -2)],
             0,
             false,
         ),
         Phoenix => pattern(
-            &[(N, 1), (S, 1), (L, 1), (R, 1)],
+            &[(ORTHOGONAL, 1)],
             &[(-2, -2), (-2, 2), (2, -2), (2, 2)],
             0,
             false,
         ),
-        FreeKing | PromotedPhoenix => pattern(&all(SLIDE), &[], 0, false),
-        Lion | PromotedKirin => pattern(&[], &LION_AREA, 0xff, true),
-        FlyingStag => pattern(
-            &[
-                (N, SLIDE),
-                (S, SLIDE),
-                (L, 1),
-                (R, 1),
-                (NL, 1),
-                (NR, 1),
-                (SL, 1),
-                (SR, 1),
-            ],
-            &[],
-            0,
-            false,
-        ),
-        Whale => pattern(
-            &[(N, SLIDE), (S, SLIDE), (SL, SLIDE), (SR, SLIDE)],
-            &[],
-            0,
-            false,
-        ),
-        WhiteHorse => pattern(
-            &[(N, SLIDE), (S, SLIDE), (NL, SLIDE), (NR, SLIDE)],
-            &[],
-            0,
-            false,
-        ),
-        FreeBoar => pattern(
-            &[
-                (L, SLIDE),
-                (R, SLIDE),
-                (NL, SLIDE),
-                (NR, SLIDE),
-                (SL, SLIDE),
-                (SR, SLIDE),
-            ],
-            &[],
-            0,
-            false,
-        ),
-        FlyingOx => pattern(
-            &[
-                (N, SLIDE),
-                (S, SLIDE),
-                (NL, SLIDE),
-                (NR, SLIDE),
-                (SL, SLIDE),
-                (SR, SLIDE),
-            ],
-            &[],
-            0,
-            false,
-        ),
+        FreeKing | PromotedPhoenix => pattern(&[(EVERY_WAY, SLIDE)], &[], 0, false),
+        Lion | PromotedKirin => pattern(&[], &LION_AREA, EVERY_WAY, true),
+        FlyingStag => pattern(&[(N | S, SLIDE), (DIAGONAL | L | R, 1)], &[], 0, false),
+        Whale => pattern(&[(N | S | SL | SR, SLIDE)], &[], 0, false),
+        WhiteHorse => pattern(&[(N | S | NL | NR, SLIDE)], &[], 0, false),
+        FreeBoar => pattern(&[(DIAGONAL | L | R, SLIDE)], &[], 0, false),
+        FlyingOx => pattern(&[(DIAGONAL | N | S, SLIDE)], &[], 0, false),
         HornedFalcon => pattern(
-            &[
-                (S, SLIDE),
-                (L, SLIDE),
-                (R, SLIDE),
-                (NL, SLIDE),
-                (NR, SLIDE),
-                (SL, SLIDE),
-                (SR, SLIDE),
-            ],
+            &[(DIAGONAL | S | L | R, SLIDE)],
             &[(-1, 0), (-2, 0)],
-            1 << N,
+            N,
             false,
         ),
         SoaringEagle => pattern(
-            &[
-                (N, SLIDE),
-                (S, SLIDE),
-                (L, SLIDE),
-                (R, SLIDE),
-                (SL, SLIDE),
-                (SR, SLIDE),
-            ],
+            &[(ORTHOGONAL | SL | SR, SLIDE)],
             &[(-1, 1), (-2, 2), (-1, -1), (-2, -2)],
-            1 << NL | 1 << NR,
+            NL | NR,
             false,
         ),
     }

@@ -399,6 +399,20 @@ impl Position {
         }
     }
 
+    /// Takes the piece on cell `at` off the board as a capture, and it and its declined mark
+    /// out of `key`. Returns `mark` if the piece had a declined mark (for the undo), else 0.
+    #[inline]
+    fn capture(&mut self, at: usize, mark: u8, key: &mut u64) -> u8 {
+        *key ^= zkey(self.board[at], at);
+        let had = self.is_declined(at);
+        if had {
+            *key ^= declined_key(at);
+            self.set_declined(at, false);
+        }
+        self.remove(at);
+        if had { mark } else { 0 }
+    }
+
     /// Plays `m`, which must be legal here (from the move list or `is_legal_move`).
     pub fn do_move(&mut self, m: Move) {
         let prev = *self.state();
@@ -415,13 +429,7 @@ impl Position {
             let c = self.board[mid];
             if c != 0 {
                 captured[0] = c;
-                key ^= zkey(c, mid);
-                if self.is_declined(mid) {
-                    declined |= Declined::CAPTURED_MID;
-                    key ^= declined_key(mid);
-                    self.set_declined(mid, false);
-                }
-                self.remove(mid);
+                declined |= self.capture(mid, Declined::CAPTURED_MID, &mut key);
                 irreversible = true;
             }
         }
@@ -434,13 +442,7 @@ impl Position {
                 && self.promotion_chance(from, to, c != 0);
             if c != 0 {
                 captured[1] = c;
-                key ^= zkey(c, to);
-                if self.is_declined(to) {
-                    declined |= Declined::CAPTURED_TO;
-                    key ^= declined_key(to);
-                    self.set_declined(to, false);
-                }
-                self.remove(to);
+                declined |= self.capture(to, Declined::CAPTURED_TO, &mut key);
                 irreversible = true;
             }
             let moved = if m.is_promotion() { p + 28 } else { p };

@@ -161,16 +161,39 @@ pub enum PieceType {
 pub const KINDS: usize = 56;
 const PROMOTION_OFFSET: u8 = 28;
 
+// The kinds are numbered 1..=55 without a gap: `PieceType::from_number` relies on it.
+const _: () = assert!(PieceType::King as u8 == 1 && PieceType::PromotedPhoenix as u8 == 55);
+
 impl PieceType {
-    pub const ALL: [PieceType; 55] = PIECE_TYPES;
+    /// Every kind, in the order of their numbers.
+    pub const ALL: [PieceType; 55] = {
+        let mut all = [PieceType::King; 55];
+        let mut i = 0;
+        while i < 55 {
+            all[i] = PieceType::from_number(i as u8 + 1);
+            i += 1;
+        }
+        all
+    };
 
     pub const fn from_u8(n: u8) -> Option<PieceType> {
         if n >= 1 && n <= 55 {
-            // The enum is dense over 1..=55.
-            Some(PIECE_TYPES[n as usize - 1])
+            Some(PieceType::from_number(n))
         } else {
             None
         }
+    }
+
+    /// The kind numbered `n`, which must be in 1..=55. The numbers are the enum's own, so the
+    /// enum is the one list of the kinds.
+    #[inline]
+    #[allow(unsafe_code)]
+    const fn from_number(n: u8) -> PieceType {
+        assert!(n >= 1 && n <= 55);
+        // SAFETY: `PieceType` is `repr(u8)`, its numbers start at 1 and count on by one (no
+        // variant sets its own), and the last is 55 (checked below), so every number in 1..=55
+        // is a variant's.
+        unsafe { std::mem::transmute::<u8, PieceType>(n) }
     }
 
     #[inline]
@@ -198,7 +221,7 @@ impl PieceType {
     /// The base kind a promoted piece came from; itself for a base kind.
     pub const fn unpromote(self) -> PieceType {
         if self.is_promoted() {
-            PIECE_TYPES[(self as u8 - PROMOTION_OFFSET) as usize - 1]
+            PieceType::from_number(self as u8 - PROMOTION_OFFSET)
         } else {
             self
         }
@@ -253,67 +276,6 @@ impl PieceType {
             .find(|k| k.letters() == text)
     }
 }
-
-const PIECE_TYPES: [PieceType; 55] = {
-    use PieceType::*;
-    [
-        King,
-        DrunkElephant,
-        BlindTiger,
-        FerociousLeopard,
-        Gold,
-        Silver,
-        Copper,
-        Iron,
-        Stone,
-        Knight,
-        EvilWolf,
-        AngryBoar,
-        CatSword,
-        ViolentOx,
-        FlyingDragon,
-        GoBetween,
-        Pawn,
-        Lance,
-        ReverseChariot,
-        SideMover,
-        VerticalMover,
-        Bishop,
-        Rook,
-        DragonHorse,
-        DragonKing,
-        Kirin,
-        Phoenix,
-        FreeKing,
-        Lion,
-        CrownPrince,
-        FlyingStag,
-        PromotedFerociousLeopard,
-        PromotedGold,
-        PromotedSilver,
-        PromotedCopper,
-        PromotedIron,
-        PromotedStone,
-        PromotedKnight,
-        PromotedEvilWolf,
-        PromotedAngryBoar,
-        PromotedCatSword,
-        PromotedViolentOx,
-        PromotedFlyingDragon,
-        PromotedGoBetween,
-        PromotedPawn,
-        WhiteHorse,
-        Whale,
-        FreeBoar,
-        FlyingOx,
-        PromotedBishop,
-        PromotedRook,
-        HornedFalcon,
-        SoaringEagle,
-        PromotedKirin,
-        PromotedPhoenix,
-    ]
-};
 
 /// A piece: its kind in the low 6 bits and its colour in bit 6; 0 is no piece.
 #[derive(Copy, Clone, Debug, PartialEq, Eq, Hash, Default)]

@@ -206,10 +206,7 @@ mod tests {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
         )
         .unwrap();
-        let b = Position::from_sfen(
-            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2",
-        )
-        .unwrap();
+        let b = crate::eval::test_sfen::rotated(&a);
         assert_eq!(weights().evaluate_black(&a), -weights().evaluate_black(&b));
         let start = Position::startpos();
         assert_eq!(weights().evaluate_black(&start), 0);
@@ -227,17 +224,7 @@ mod tests {
                 if moves.is_empty() {
                     break;
                 }
-                // Prefer captures half of the time so material flows into hands.
-                let caps: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| !m.is_drop() && pos.piece_on(m.to()).is_some())
-                    .collect();
-                let m = if !caps.is_empty() && rng.below(2) == 0 {
-                    caps[rng.below(caps.len() as u64) as usize]
-                } else {
-                    moves[rng.below(moves.len() as u64) as usize]
-                };
+                let m = crate::eval::test_playout::capture_or_any(&pos, &moves, &mut rng);
                 pos.do_move(m);
                 if rng.below(8) == 0 {
                     out.push(Position::from_sfen(&pos.to_sfen()).unwrap());

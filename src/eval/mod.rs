@@ -10,6 +10,8 @@ pub mod linear;
 pub mod nnue;
 mod scale;
 #[cfg(test)]
+pub(crate) mod test_playout;
+#[cfg(test)]
 pub(crate) mod test_sfen;
 pub mod yari;
 
@@ -35,6 +37,24 @@ pub const CP_PER_LOGIT: i32 = 1182;
 pub struct Evaluator {
     net: Option<Arc<Network>>,
     linear: Option<Arc<Weights>>,
+}
+
+/// Weights parsed once from the text built into the binary and shared, kept in `cell`. A test
+/// of each variant checks its text, so a build that passed the suite cannot fail here.
+pub(crate) fn embedded_weights<W>(
+    cell: &'static OnceLock<Arc<W>>,
+    text: &str,
+    parse: fn(&str) -> Result<W, String>,
+) -> Arc<W> {
+    Arc::clone(cell.get_or_init(|| match parse(text) {
+        Ok(w) => Arc::new(w),
+        Err(e) => unreachable!("the embedded weights are checked by a test: {e}"),
+    }))
+}
+
+/// A weights file's opening comment: each line of `header` after a `#`.
+pub(crate) fn comment_lines(header: &str) -> String {
+    header.lines().map(|line| format!("# {line}\n")).collect()
 }
 
 static NET_BYTES: &[u8] = include_bytes!("nnue/kirin.nnue");

@@ -87,12 +87,7 @@ impl YariWeights {
     /// The embedded parameters.
     pub fn embedded() -> Arc<YariWeights> {
         static WEIGHTS: OnceLock<Arc<YariWeights>> = OnceLock::new();
-        Arc::clone(
-            WEIGHTS.get_or_init(|| match YariWeights::parse(WEIGHTS_TEXT) {
-                Ok(w) => Arc::new(w),
-                Err(e) => unreachable!("the embedded yari weights are checked by a test: {e}"),
-            }),
-        )
+        crate::eval::embedded_weights(&WEIGHTS, WEIGHTS_TEXT, YariWeights::parse)
     }
 
     /// The evaluation from the side to move's point of view.
@@ -192,10 +187,7 @@ impl YariWeights {
 
     /// The file format `parse` reads, for the kinds yari shogi has.
     pub fn to_text(&self, header: &str) -> String {
-        let mut out = String::new();
-        for line in header.lines() {
-            out.push_str(&format!("# {line}\n"));
-        }
+        let mut out = crate::eval::comment_lines(header);
         out.push_str("# material KIND on-board in-hand (in hand: unpromoted kinds only)\n");
         for k in PieceType::ALL {
             if k == PieceType::King {

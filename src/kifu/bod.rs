@@ -412,10 +412,9 @@ mod tests {
 
     #[test]
     fn hands_round_trip() {
-        let mut h = Hand::EMPTY;
-        h.set(PieceType::Rook, 2);
-        h.set(PieceType::Silver, 1);
-        h.set(PieceType::Pawn, 15);
+        let h = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2RS15P 1")
+            .unwrap()
+            .hand(Color::Black);
         assert_eq!(hand_text(h), "飛二　銀　歩十五　");
         assert_eq!(parse_hand(&hand_text(h)), Some(h));
         assert_eq!(parse_hand("なし"), Some(Hand::EMPTY));

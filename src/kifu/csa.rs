@@ -52,14 +52,15 @@ pub const INFO_KEYS: [(&str, &str); 6] = [
     ("OPENING", "戦型"),
 ];
 
-fn piece_code(pt: PieceType) -> &'static str {
+/// CSA's two-letter code of a kind (JKF uses the same codes).
+pub(crate) fn piece_code(pt: PieceType) -> &'static str {
     CODES
         .iter()
         .find(|(_, p)| *p == pt)
         .map_or("FU", |(c, _)| c)
 }
 
-fn piece_from_code(code: &str) -> Option<PieceType> {
+pub(crate) fn piece_from_code(code: &str) -> Option<PieceType> {
     CODES.iter().find(|(c, _)| *c == code).map(|(_, p)| *p)
 }
 

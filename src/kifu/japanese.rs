@@ -436,6 +436,20 @@ fn parse_words(text: &str) -> Result<(Words, &str), String> {
     Ok((w, rest))
 }
 
+/// The words of a move with the square it goes to (`同`: `prev_to`) and the kind it names (a
+/// pawn where it names none), and the text after it.
+fn parse_target(
+    text: &str,
+    prev_to: Option<Square>,
+) -> Result<(Words, Square, PieceType, &str), String> {
+    let (w, rest) = parse_words(text)?;
+    let to =
+        w.to.or(prev_to)
+            .ok_or_else(|| "'同' with no previous move".to_string())?;
+    let kind = w.kind.unwrap_or(PieceType::Pawn);
+    Ok((w, to, kind, rest))
+}
+
 /// Reads one KIF move (`７六歩(77)`, `同　銀(31)`, `５五角打`); the move must be legal in `pos`.
 /// Returns the move and the text after it (a time column, for instance).
 pub fn parse_kif_move<'a>(
@@ -443,11 +457,7 @@ pub fn parse_kif_move<'a>(
     text: &'a str,
     prev_to: Option<Square>,
 ) -> Result<(Move, &'a str), String> {
-    let (w, rest) = parse_words(text)?;
-    let to =
-        w.to.or(prev_to)
-            .ok_or_else(|| "'同' with no previous move".to_string())?;
-    let kind = w.kind.unwrap_or(PieceType::Pawn);
+    let (w, to, kind, rest) = parse_target(text, prev_to)?;
     let m = if let Some(from) = w.from {
         let p = pos.piece_on(from);
         if p.is_none() || p.color() != pos.side_to_move() {
@@ -490,11 +500,7 @@ pub fn parse_ki2_move<'a>(
     text: &'a str,
     prev_to: Option<Square>,
 ) -> Result<(Move, &'a str), String> {
-    let (w, rest) = parse_words(text)?;
-    let to =
-        w.to.or(prev_to)
-            .ok_or_else(|| "'同' with no previous move".to_string())?;
-    let kind = w.kind.unwrap_or(PieceType::Pawn);
+    let (w, to, kind, rest) = parse_target(text, prev_to)?;
     let us = pos.side_to_move();
     let legal = legal_moves(pos);
     if let Some(from) = w.from {
@@ -553,10 +559,6 @@ pub fn parse_ki2_move<'a>(
 mod tests {
     use super::*;
 
-    fn pos(sfen: &str) -> Position {
-        Position::from_sfen(sfen).unwrap()
-    }
-
     #[test]
     fn kif_text_of_plain_moves() {
         let p = Position::startpos();
@@ -569,17 +571,9 @@ mod tests {
     #[test]
     fn ki2_words_for_two_golds() {
         // Black golds on 6i and 4i both reach 5h.
-        let p = pos("4k4/9/9/9/9/9/9/9/3GKG3 b - 1");
-        let left = Move::normal(
-            Square::from_file_rank(5, 8),
-            Square::from_file_rank(4, 7),
-            false,
-        );
-        let right = Move::normal(
-            Square::from_file_rank(3, 8),
-            Square::from_file_rank(4, 7),
-            false,
-        );
+        let p = Position::from_sfen("4k4/9/9/9/9/9/9/9/3GKG3 b - 1").unwrap();
+        let left = p.parse_move("6i5h").unwrap();
+        let right = p.parse_move("4i5h").unwrap();
         assert_eq!(move_to_ki2(&p, left, None), "５八金左");
         assert_eq!(move_to_ki2(&p, right, None), "５八金右");
         assert_eq!(parse_ki2_move(&p, "▲５八金左", None).unwrap().0, left);

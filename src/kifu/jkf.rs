@@ -14,7 +14,8 @@
 //! are skipped: the main line is read.
 
 use super::bod::diagram_sfen;
-use super::csa::CODES;
+use super::csa::{piece_code, piece_from_code};
+use super::kif::{comments_at, kif_fields};
 use super::{Ending, Format, Record, RecordError, Replay};
 use crate::shogi::{Color, Hand, Move, Piece, PieceType, Position, Square};
 use serde_json::{Map, Value, json};
@@ -56,17 +57,6 @@ const SPECIALS: [(&str, Ending); 15] = [
     ("MATTA", Ending::Matta),
     ("FUZUMI", Ending::NoMate),
 ];
-
-fn kind_code(pt: PieceType) -> &'static str {
-    CODES
-        .iter()
-        .find(|(_, p)| *p == pt)
-        .map_or("FU", |(c, _)| c)
-}
-
-fn kind_from_code(code: &str) -> Option<PieceType> {
-    CODES.iter().find(|(c, _)| *c == code).map(|(_, p)| *p)
-}
 
 fn color_of(v: &Value) -> Option<Color> {
     match v {
@@ -203,7 +193,7 @@ fn read_initial(initial: Option<&Value>) -> Result<Position, String> {
             let Some(kind) = cell.get("kind").and_then(Value::as_str) else {
                 continue;
             };
-            let pt = kind_from_code(kind).ok_or_else(|| format!("unknown kind '{kind}'"))?;
+            let pt = piece_from_code(kind).ok_or_else(|| format!("unknown kind '{kind}'"))?;
             let c = cell
                 .get("color")
                 .and_then(color_of)
@@ -215,9 +205,9 @@ fn read_initial(initial: Option<&Value>) -> Result<Position, String> {
     if let Some(hs) = data.get("hands").and_then(Value::as_array) {
         for (c, h) in hs.iter().take(2).enumerate() {
             for pt in PieceType::HAND {
-                let n = h.get(kind_code(pt)).and_then(Value::as_u64).unwrap_or(0);
+                let n = h.get(piece_code(pt)).and_then(Value::as_u64).unwrap_or(0);
                 if n > u64::from(pt.count_in_set()) {
-                    return Err(format!("{n} {} in hand", kind_code(pt)));
+                    return Err(format!("{n} {} in hand", piece_code(pt)));
                 }
                 hands[c].set(pt, n as u32);
             }
@@ -240,7 +230,7 @@ fn read_move(replay: &Replay, mv: &Value) -> Result<Move, String> {
         .get("piece")
         .and_then(Value::as_str)
         .ok_or("a move without 'piece'")?;
-    let pt = kind_from_code(piece).ok_or_else(|| format!("unknown piece '{piece}'"))?;
+    let pt = piece_from_code(piece).ok_or_else(|| format!("unknown piece '{piece}'"))?;
     if let Some(c) = mv.get("color").and_then(color_of)
         && c != replay.pos.side_to_move()
     {
@@ -279,7 +269,7 @@ fn write_initial(pos: &Position) -> Value {
                         if p.is_none() {
                             json!({})
                         } else {
-                            json!({ "color": p.color().index(), "kind": kind_code(p.kind()) })
+                            json!({ "color": p.color().index(), "kind": piece_code(p.kind()) })
                         }
                     })
                     .collect(),
@@ -291,7 +281,7 @@ fn write_initial(pos: &Position) -> Value {
         .map(|&c| {
             let mut m = Map::new();
             for pt in PieceType::SFEN_HAND_ORDER {
-                m.insert(kind_code(pt).to_string(), json!(pos.hand(c).count(pt)));
+                m.insert(piece_code(pt).to_string(), json!(pos.hand(c).count(pt)));
             }
             Value::Object(m)
         })
@@ -316,26 +306,11 @@ pub fn write(record: &Record, notes: &[Vec<String>]) -> String {
     if let Some(w) = &record.white {
         header.insert("後手".into(), json!(w));
     }
-    for (k, v) in &record.headers {
-        if k == "手合割" || k == "V" {
-            continue;
-        }
-        let key = super::csa::INFO_KEYS
-            .iter()
-            .find(|(csa, _)| csa == k)
-            .map_or(k.as_str(), |(_, kif)| kif);
+    for (key, v) in kif_fields(record) {
         header.insert(key.to_string(), json!(v));
     }
-    let comments_at = |ply: usize| -> Vec<String> {
-        record
-            .comments
-            .get(ply)
-            .into_iter()
-            .chain(notes.get(ply))
-            .flatten()
-            .cloned()
-            .collect()
-    };
+    let comments_at =
+        |ply: usize| -> Vec<String> { comments_at(record, notes, ply).cloned().collect() };
     let mut moves = Vec::new();
     let first = comments_at(0);
     moves.push(if first.is_empty() {
@@ -355,16 +330,16 @@ pub fn write(record: &Record, notes: &[Vec<String>]) -> String {
             mv.insert("same".into(), json!(true));
         }
         if m.is_drop() {
-            mv.insert("piece".into(), json!(kind_code(m.dropped())));
+            mv.insert("piece".into(), json!(piece_code(m.dropped())));
         } else {
             mv.insert("from".into(), xy(m.from()));
             mv.insert(
                 "piece".into(),
-                json!(kind_code(pos.piece_on(m.from()).kind())),
+                json!(piece_code(pos.piece_on(m.from()).kind())),
             );
             let captured = pos.piece_on(m.to());
             if captured.is_some() {
-                mv.insert("capture".into(), json!(kind_code(captured.kind())));
+                mv.insert("capture".into(), json!(piece_code(captured.kind())));
             }
             if m.is_promotion() {
                 mv.insert("promote".into(), json!(true));

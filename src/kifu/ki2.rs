@@ -7,61 +7,19 @@
 //! まで98手で後手の勝ち
 //! ```
 
-use super::bod::Header;
 use super::japanese::{mark, move_to_ki2, parse_ki2_move};
-use super::kif::{
-    apply_summary, begin, finish, read_summary, summary_text, write_comments, write_header,
-};
-use super::{Ending, Format, Record, RecordError, Replay, split_lines};
-use crate::shogi::Color;
+use super::kif::{apply_summary, read_lines, summary_text, write_comments, write_header};
+use super::{Format, Record, RecordError, Replay};
 
 const MARKS: [char; 6] = ['▲', '△', '☗', '☖', '▼', '▽'];
 
 /// Reads a KI2 record (the main line).
 pub fn read(text: &str) -> Result<Record, RecordError> {
-    let mut header = Header::default();
-    let mut replay: Option<Replay> = None;
-    let mut early_comments = Vec::new();
-    let mut summary: Option<(Ending, Option<Color>)> = None;
-    for (i, raw) in split_lines(text).into_iter().enumerate() {
-        let no = i + 1;
-        let line = raw.trim_end();
-        if line.trim().is_empty() || line.starts_with('#') || line.starts_with('&') {
-            continue;
-        }
-        if line.starts_with("変化") {
-            break;
-        }
-        if let Some(c) = line.strip_prefix('*') {
-            match replay.as_mut() {
-                Some(r) => r.comment(c),
-                None => early_comments.push(c.to_string()),
-            }
-            continue;
-        }
-        if line.starts_with("まで") {
-            summary = summary.or(read_summary(line));
-            continue;
-        }
-        if line.trim_start().starts_with(MARKS) {
-            let r = match replay.as_mut() {
-                Some(r) => r,
-                None => replay.insert(begin(&header, &mut early_comments)?),
-            };
-            if !r.failed() {
-                read_moves(r, line, no);
-            }
-            continue;
-        }
-        if replay.is_none() {
-            header.take(line, no)?;
-        }
-    }
-    let replay = match replay {
-        Some(r) => r,
-        None => begin(&header, &mut early_comments)?,
-    };
-    let mut record = finish(replay, header);
+    let (mut record, summary) = read_lines(
+        text,
+        |line| line.trim_start().starts_with(MARKS),
+        read_moves,
+    )?;
     record.format = Format::Ki2;
     if record.error.is_none() {
         apply_summary(&mut record, summary);

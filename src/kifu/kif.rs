@@ -28,11 +28,32 @@ pub fn is_move_line(line: &str) -> bool {
 
 /// Reads a KIF record (the main line).
 pub fn read(text: &str) -> Result<Record, RecordError> {
+    let mut ended = false;
+    let (mut record, summary) = read_lines(text, is_move_line, |r, line, no| {
+        ended = ended || read_move_line(r, line, no);
+    })?;
+    if record.error.is_none() && record.ending == Ending::Unknown {
+        apply_summary(&mut record, summary);
+    }
+    Ok(record)
+}
+
+/// How a `まで` line says the game ended: the ending and, where it names one, the winner.
+pub(crate) type Summary = (Ending, Option<Color>);
+
+/// The lines of a KIF or KI2 record, which differ only in how they write moves: `*` comments
+/// (those before the first move go to the start), the `まで` summary, the header up to the first
+/// move, and `変化` where the main line ends. `read_moves` reads each line `is_move` picks out,
+/// until the replay fails.
+pub(crate) fn read_lines(
+    text: &str,
+    is_move: impl Fn(&str) -> bool,
+    mut read_moves: impl FnMut(&mut Replay, &str, usize),
+) -> Result<(Record, Option<Summary>), RecordError> {
     let mut header = Header::default();
     let mut replay: Option<Replay> = None;
     let mut early_comments = Vec::new();
-    let mut ended = false;
-    let mut summary: Option<(Ending, Option<Color>)> = None;
+    let mut summary: Option<Summary> = None;
     for (i, raw) in split_lines(text).into_iter().enumerate() {
         let no = i + 1;
         let line = raw.trim_end();
@@ -49,34 +70,13 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
             }
             continue;
         }
-        if is_move_line(line) {
+        if is_move(line) {
             let r = match replay.as_mut() {
                 Some(r) => r,
                 None => replay.insert(begin(&header, &mut early_comments)?),
             };
-            if ended || r.failed() {
-                continue;
-            }
-            let body = line
-                .trim_start()
-                .trim_start_matches(|c: char| c.is_ascii_digit());
-            let body = body.trim_start_matches([' ', '\u{3000}']);
-            if let Some((ending, winner_is_mover)) = ending_word(body) {
-                r.record.normalise();
-                r.record.set_ending(ending);
-                if let Some(w) = winner_is_mover {
-                    let to_move = r.record.side_to_move_at_end();
-                    r.record.winner = Some(if w { to_move } else { !to_move });
-                }
-                ended = true;
-                continue;
-            }
-            match parse_kif_move(&r.pos, body, r.last_to()) {
-                Ok((m, rest)) => {
-                    let move_text = body[..body.len() - rest.len()].trim_end();
-                    r.play(m, parse_time(rest), no, move_text);
-                }
-                Err(e) => r.fail(no, format!("move {}: {e}", r.record.moves.len() + 1)),
+            if !r.failed() {
+                read_moves(r, line, no);
             }
             continue;
         }
@@ -92,15 +92,37 @@ pub fn read(text: &str) -> Result<Record, RecordError> {
         Some(r) => r,
         None => begin(&header, &mut early_comments)?,
     };
-    let mut record = finish(replay, header);
-    if record.error.is_none() && record.ending == Ending::Unknown {
-        apply_summary(&mut record, summary);
+    Ok((finish(replay, header), summary))
+}
+
+/// Plays the move of a numbered move line, or ends the game where it holds a special move (which
+/// it says by returning true: the lines after it are not moves of the game).
+fn read_move_line(r: &mut Replay, line: &str, no: usize) -> bool {
+    let body = line
+        .trim_start()
+        .trim_start_matches(|c: char| c.is_ascii_digit());
+    let body = body.trim_start_matches([' ', '\u{3000}']);
+    if let Some((ending, winner_is_mover)) = ending_word(body) {
+        r.record.normalise();
+        r.record.set_ending(ending);
+        if let Some(w) = winner_is_mover {
+            let to_move = r.record.side_to_move_at_end();
+            r.record.winner = Some(if w { to_move } else { !to_move });
+        }
+        return true;
     }
-    Ok(record)
+    match parse_kif_move(&r.pos, body, r.last_to()) {
+        Ok((m, rest)) => {
+            let move_text = body[..body.len() - rest.len()].trim_end();
+            r.play(m, parse_time(rest), no, move_text);
+        }
+        Err(e) => r.fail(no, format!("move {}: {e}", r.record.moves.len() + 1)),
+    }
+    false
 }
 
 /// The replay starting at the header's position, with the comments read so far.
-pub(crate) fn begin(header: &Header, comments: &mut Vec<String>) -> Result<Replay, RecordError> {
+fn begin(header: &Header, comments: &mut Vec<String>) -> Result<Replay, RecordError> {
     let mut r = Replay::new(header.start()?, Format::Kif);
     for c in comments.drain(..) {
         r.comment(c);
@@ -108,7 +130,7 @@ pub(crate) fn begin(header: &Header, comments: &mut Vec<String>) -> Result<Repla
     Ok(r)
 }
 
-pub(crate) fn finish(replay: Replay, header: Header) -> Record {
+fn finish(replay: Replay, header: Header) -> Record {
     let mut record = replay.finish();
     record.headers = header.headers;
     record.black = header.black;
@@ -140,31 +162,16 @@ fn ending_word(body: &str) -> Option<(Ending, Option<bool>)> {
 }
 
 /// Reads `まで98手で後手の勝ち`, `まで3手で中断`, `まで7手詰`: the ending and the winner.
-pub(crate) fn read_summary(line: &str) -> Option<(Ending, Option<Color>)> {
+fn read_summary(line: &str) -> Option<(Ending, Option<Color>)> {
     let rest = line.trim().strip_prefix("まで")?;
     let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit() || ('０'..='９').contains(&c));
     let rest = rest.strip_prefix('手')?.trim_start_matches('で');
-    let side = if rest.starts_with("先手") || rest.starts_with("下手") {
-        Some(Color::Black)
-    } else if rest.starts_with("後手") || rest.starts_with("上手") {
-        Some(Color::White)
-    } else {
-        None
-    };
+    let side = side_named(rest);
     let time_up = rest.contains("時間切れ") || rest.contains("切れ負け");
-    let time_side = |c: Option<Color>| {
+    Some(if time_up {
         // `時間切れにより先手の勝ち`: the side named is the winner.
         let after = rest.split("により").nth(1).unwrap_or(rest);
-        if after.starts_with("先手") || after.starts_with("下手") {
-            Some(Color::Black)
-        } else if after.starts_with("後手") || after.starts_with("上手") {
-            Some(Color::White)
-        } else {
-            c
-        }
-    };
-    Some(if time_up {
-        (Ending::TimeUp, time_side(side))
+        (Ending::TimeUp, side_named(after).or(side))
     } else if rest.starts_with('詰') || rest.starts_with("詰み") {
         (Ending::Mate, None)
     } else if rest.contains("反則負け") {
@@ -192,6 +199,17 @@ pub(crate) fn read_summary(line: &str) -> Option<(Ending, Option<Color>)> {
     } else {
         return None;
     })
+}
+
+/// The side a summary names at the start of `text` (the handicap giver, `上手`, is White).
+fn side_named(text: &str) -> Option<Color> {
+    if text.starts_with("先手") || text.starts_with("下手") {
+        Some(Color::Black)
+    } else if text.starts_with("後手") || text.starts_with("上手") {
+        Some(Color::White)
+    } else {
+        None
+    }
 }
 
 /// Uses a `まで` line when no special move said how the game ended. A win with no reason given
@@ -273,15 +291,7 @@ pub(crate) fn summary_text(record: &Record) -> Option<String> {
 /// The header lines shared by KIF and KI2: fields, the handicap or a diagram, the players.
 pub(crate) fn write_header(record: &Record) -> String {
     let mut s = String::new();
-    for (k, v) in &record.headers {
-        if k == "手合割" || k == "V" {
-            continue;
-        }
-        // Fields read from CSA (`$EVENT`, ...) under their KIF names.
-        let key = super::csa::INFO_KEYS
-            .iter()
-            .find(|(csa, _)| csa == k)
-            .map_or(k.as_str(), |(_, kif)| kif);
+    for (key, v) in kif_fields(record) {
         s.push_str(&format!("{key}：{v}\n"));
     }
     match handicap_name(&record.start) {
@@ -299,15 +309,40 @@ pub(crate) fn write_header(record: &Record) -> String {
     s
 }
 
-/// Comment lines for one ply: the record's, then the extra notes (each line gets its `*`).
-pub(crate) fn write_comments(s: &mut String, record: &Record, notes: &[Vec<String>], ply: usize) {
-    let lines = record
+/// The header fields that KIF, KI2 and JKF write as fields, under their KIF names (a field read
+/// from CSA, `$EVENT`, ..., gets its KIF name): all but the handicap, which each writes its own
+/// way, and CSA's version `V`.
+pub(crate) fn kif_fields(record: &Record) -> impl Iterator<Item = (&str, &str)> {
+    record
+        .headers
+        .iter()
+        .filter(|(k, _)| k != "手合割" && k != "V")
+        .map(|(k, v)| {
+            let key = super::csa::INFO_KEYS
+                .iter()
+                .find(|(csa, _)| csa == k)
+                .map_or(k.as_str(), |(_, kif)| kif);
+            (key, v.as_str())
+        })
+}
+
+/// The comments at `ply`: the record's, then the extra notes.
+pub(crate) fn comments_at<'a>(
+    record: &'a Record,
+    notes: &'a [Vec<String>],
+    ply: usize,
+) -> impl Iterator<Item = &'a String> {
+    record
         .comments
         .get(ply)
         .into_iter()
         .chain(notes.get(ply))
-        .flatten();
-    for line in lines {
+        .flatten()
+}
+
+/// Comment lines for one ply: the record's, then the extra notes (each line gets its `*`).
+pub(crate) fn write_comments(s: &mut String, record: &Record, notes: &[Vec<String>], ply: usize) {
+    for line in comments_at(record, notes, ply) {
         for part in line.split('\n') {
             s.push('*');
             s.push_str(part.trim_end_matches('\r'));

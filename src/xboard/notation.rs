@@ -44,6 +44,15 @@ pub struct NotationError {
     pub text: String,
 }
 
+impl NotationError {
+    fn new(reason: &'static str, text: &str) -> NotationError {
+        NotationError {
+            reason,
+            text: text.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}: {}", self.reason, self.text)
@@ -98,12 +107,7 @@ impl Board {
 
     /// XBoard move text to kirin's.
     pub fn to_kirin(self, text: &str) -> Result<String, NotationError> {
-        let fail = |reason| {
-            Err(NotationError {
-                reason,
-                text: text.to_string(),
-            })
-        };
+        let fail = |reason| Err(NotationError::new(reason, text));
         if text == "@@@@" {
             return Ok("pass".to_string());
         }
@@ -158,12 +162,7 @@ impl Board {
 
     /// kirin move text to XBoard's, legs joined by commas.
     pub fn to_xboard(self, text: &str) -> Result<String, NotationError> {
-        let fail = |reason| {
-            Err(NotationError {
-                reason,
-                text: text.to_string(),
-            })
-        };
+        let fail = |reason| Err(NotationError::new(reason, text));
         if text == "pass" {
             return Ok("@@@@".to_string());
         }

@@ -168,22 +168,20 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         Ok((_, command)) => Ok(command),
         Err(_) => Err(fail(what)),
     };
+    // A command whose argument is one word or one square.
+    let text_arg = |reader: fn(&str) -> Res<'_, &str>, make: fn(String) -> Command, what: &str| {
+        match all_consuming(reader).parse(args) {
+            Ok((_, arg)) => Ok(make(arg.to_string())),
+            Err(_) => Err(fail(what)),
+        }
+    };
     match word {
         "xboard" => no_args(Command::Xboard),
         "protover" => with(|i| map(unsigned, Command::Protover).parse(i), "bad version"),
-        "accepted" => with(
-            |i| map(one_word, |w| Command::Accepted(w.into())).parse(i),
-            "bad feature",
-        ),
-        "rejected" => with(
-            |i| map(one_word, |w| Command::Rejected(w.into())).parse(i),
-            "bad feature",
-        ),
+        "accepted" => text_arg(one_word, Command::Accepted, "bad feature"),
+        "rejected" => text_arg(one_word, Command::Rejected, "bad feature"),
         "new" => no_args(Command::New),
-        "variant" => with(
-            |i| map(one_word, |w| Command::Variant(w.into())).parse(i),
-            "bad variant",
-        ),
+        "variant" => text_arg(one_word, Command::Variant, "bad variant"),
         "random" => no_args(Command::Random),
         "force" => no_args(Command::Force),
         "go" => no_args(Command::Go),
@@ -199,10 +197,7 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         "nps" => with(|i| map(unsigned, Command::Nps).parse(i), "bad node rate"),
         "time" => with(|i| map(signed, Command::Time).parse(i), "bad time"),
         "otim" => with(|i| map(signed, Command::OpponentTime).parse(i), "bad time"),
-        "usermove" => with(
-            |i| map(one_word, |w| Command::UserMove(w.into())).parse(i),
-            "bad move",
-        ),
+        "usermove" => text_arg(one_word, Command::UserMove, "bad move"),
         "?" => no_args(Command::MoveNow),
         "ping" => with(|i| map(signed, Command::Ping).parse(i), "bad ping"),
         "draw" => no_args(Command::Draw),
@@ -237,18 +232,9 @@ pub fn parse_command(line: &str) -> Result<Command, CommandError> {
         "exclude" => with(|i| map(all_or_move, Command::Exclude).parse(i), "bad move"),
         "include" => with(|i| map(all_or_move, Command::Include).parse(i), "bad move"),
         "setscore" => with(setscore, "bad score"),
-        "lift" => with(
-            |i| map(square, |s| Command::Lift(s.into())).parse(i),
-            "bad square",
-        ),
-        "put" => with(
-            |i| map(square, |s| Command::Put(s.into())).parse(i),
-            "bad square",
-        ),
-        "hover" => with(
-            |i| map(square, |s| Command::Hover(s.into())).parse(i),
-            "bad square",
-        ),
+        "lift" => text_arg(square, Command::Lift, "bad square"),
+        "put" => text_arg(square, Command::Put, "bad square"),
+        "hover" => text_arg(square, Command::Hover, "bad square"),
         "quit" => no_args(Command::Quit),
         _ if args.is_empty() && looks_like_move(word) => Ok(Command::Move(word.to_string())),
         _ => Err(fail("unknown command")),

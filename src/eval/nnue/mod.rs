@@ -150,15 +150,22 @@ impl Network {
     /// The evaluation from the side to move's point of view, in the engine's units.
     #[inline]
     pub fn evaluate(&self, pos: &Position, acc: &Accumulator) -> Value {
+        let sum = self.output(pos, acc);
+        (i64::from(sum) * i64::from(CP_PER_LOGIT) / i64::from(QA * QB)) as Value
+    }
+
+    /// The output layer on the side to move's half and the opponent's, in the network's fixed
+    /// point (`QA * QB` is one logit).
+    #[inline]
+    fn output(&self, pos: &Position, acc: &Accumulator) -> i32 {
         let us = pos.side_to_move();
-        let sum = self.out_bias
+        self.out_bias
             + self.kernel.output(
                 &acc.0[us.index()],
                 &acc.0[(!us).index()],
                 &self.out_weights[0],
                 &self.out_weights[1],
-            );
-        (i64::from(sum) * i64::from(CP_PER_LOGIT) / i64::from(QA * QB)) as Value
+            )
     }
 
     /// The evaluation of `pos` with a fresh accumulator.
@@ -172,15 +179,7 @@ impl Network {
     pub fn logit(&self, pos: &Position) -> f64 {
         let mut acc = Accumulator::default();
         self.refresh(pos, &mut acc);
-        let us = pos.side_to_move();
-        let sum = self.out_bias
-            + self.kernel.output(
-                &acc.0[us.index()],
-                &acc.0[(!us).index()],
-                &self.out_weights[0],
-                &self.out_weights[1],
-            );
-        f64::from(sum) / f64::from(QA * QB)
+        f64::from(self.output(pos, &acc)) / f64::from(QA * QB)
     }
 
     pub(crate) fn parts(&self) -> (&Row, &[Row], &[Row; 2], i32) {
@@ -265,17 +264,7 @@ mod tests {
                         pos.undo_move();
                     }
                 }
-                // Captures half of the time, so that hands fill and drops appear.
-                let caps: Vec<_> = moves
-                    .iter()
-                    .copied()
-                    .filter(|m| !m.is_drop() && pos.piece_on(m.to()).is_some())
-                    .collect();
-                let m = if !caps.is_empty() && rng.below(2) == 0 {
-                    caps[rng.below(caps.len() as u64) as usize]
-                } else {
-                    moves[rng.below(moves.len() as u64) as usize]
-                };
+                let m = crate::eval::test_playout::capture_or_any(&pos, &moves, &mut rng);
                 pos.do_move(m);
             }
             if game > 4 && seen.iter().all(|&n| n > 2000) {
@@ -292,10 +281,7 @@ mod tests {
             "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
         )
         .unwrap();
-        let b = Position::from_sfen(
-            "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 2",
-        )
-        .unwrap();
+        let b = crate::eval::test_sfen::rotated(&a);
         assert_eq!(net.evaluate_fresh(&a), net.evaluate_fresh(&b));
     }
 }

@@ -1,0 +1,323 @@
+use super::file::WEIGHTS_TEXT;
+use super::*;
+use crate::dai::{RepetitionRule, Rules, value};
+
+fn with_mobility() -> DaiWeights {
+    DaiWeights {
+        mobility: [3, 5, 7, 11],
+        ..(*embedded()).clone()
+    }
+}
+
+#[test]
+fn the_start_position_is_even_but_for_the_tempo() {
+    for w in [(*embedded()).clone(), with_mobility()] {
+        assert_eq!(w.evaluate(&Position::startpos()), w.tempo);
+    }
+}
+
+#[test]
+fn material_and_a_lost_royal_count() {
+    // The hunt for the royal (the lion's loss puts White far ahead) is left out here.
+    let w = DaiWeights {
+        hunt: 0,
+        ..(*embedded()).clone()
+    };
+    let start = Position::startpos();
+    // Black without its lion (the `L!` on rank m).
+    let sfen = crate::dai::START_SFEN.replace("1X'1A'1WOL!XW1A'1X'1", "1X'1A'1WO1XW1A'1X'1");
+    let no_lion = Position::from_sfen(&sfen).unwrap();
+    let lost = w.evaluate(&start) - w.evaluate(&no_lion);
+    let lion = w.material[PieceType::Lion.index()];
+    assert!(
+        (lion - 100..=lion + 100).contains(&lost),
+        "lion worth {lost}, expected about {lion}"
+    );
+    // White to move sees the mirror image.
+    let flipped = sfen.replace(" b - 1", " w - 1");
+    let white = Position::from_sfen(&flipped).unwrap();
+    assert_eq!(
+        w.evaluate(&white) - w.tempo,
+        -(w.evaluate(&no_lion) - w.tempo)
+    );
+}
+
+/// Positions along random games from the start, captures half the time so that royals are
+/// approached and taken, with a fixed seed.
+fn random_positions(games: usize, plies: usize) -> Vec<Position> {
+    let mut next = crate::test_rng::xorshift(0x9e37_79b9_7f4a_7c15u64);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = Position::startpos();
+        for _ in 0..plies {
+            out.push(pos.clone());
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.royals(pos.side_to_move()) == 0 {
+                break;
+            }
+            let captures: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&m| pos.is_capture(m))
+                .collect();
+            let pool = if !captures.is_empty() && next().is_multiple_of(2) {
+                &captures
+            } else {
+                &moves
+            };
+            pos.do_move(pool[(next() % pool.len() as u64) as usize]);
+        }
+    }
+    out
+}
+
+/// The squares the piece on `sq` can move to, from the moves generated for it with its side
+/// to move (a null move gives the opponent the move): every destination but its own square.
+fn reach_by_moves(pos: &Position, sq: Square) -> i32 {
+    let mut p = pos.clone();
+    p.set_rules(Rules {
+        repetition: RepetitionRule::Off,
+        ..p.rules()
+    });
+    if p.piece_on(sq).color() != p.side_to_move() {
+        p.do_null_move();
+    }
+    let mut to: Vec<Square> = p
+        .legal_moves()
+        .into_iter()
+        .filter(|m| m.from() == Some(sq) && m.to() != Some(sq))
+        .filter_map(|m| m.to())
+        .collect();
+    to.sort_by_key(|s| s.index());
+    to.dedup();
+    to.len() as i32
+}
+
+/// The evaluation as its terms are defined, piece by piece against every royal.
+fn by_definition(w: &DaiWeights, pos: &Position) -> i32 {
+    let side = |c: Color| {
+        let mut score = 0;
+        let royals: Vec<Square> = pos
+            .pieces(c)
+            .filter(|&sq| pos.piece_on(sq).kind().is_some_and(PieceType::is_royal))
+            .collect();
+        for sq in pos.pieces(c) {
+            let kind = pos.piece_on(sq).kind().unwrap();
+            if kind.is_royal() {
+                continue;
+            }
+            score += w.material[kind.index()];
+            let adv = advance_of(c, sq);
+            if matches!(
+                kind,
+                PieceType::Pawn
+                    | PieceType::GoBetween
+                    | PieceType::Iron
+                    | PieceType::Stone
+                    | PieceType::Copper
+            ) {
+                score += adv * w.advance;
+            }
+            if kind.can_promote() && adv >= 10 && !pos.declined_pawn_on(sq) {
+                score += w.in_zone;
+            }
+            let group = mobility_group(kind);
+            if group != NO_GROUP {
+                score += w.mobility[usize::from(group)] * reach_by_moves(pos, sq);
+            }
+        }
+        if royals.len() == 1 {
+            score -= w.lone_royal;
+        }
+        let dist = |a: Square, b: Square| {
+            let df = (i32::from(a.file()) - i32::from(b.file())).abs();
+            let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
+            df.max(dr)
+        };
+        for &r in &royals {
+            score += pos.pieces(c).filter(|&sq| dist(sq, r) == 1).count() as i32 * w.royal_guard;
+            score -=
+                pos.pieces(c.flip()).filter(|&sq| dist(sq, r) <= 2).count() as i32 * w.royal_danger;
+        }
+        score
+    };
+    let us = pos.side_to_move();
+    let (mut a, mut b) = (side(us), side(us.flip()));
+    let royals_of = |c: Color| -> Vec<Square> {
+        pos.pieces(c)
+            .filter(|&sq| pos.piece_on(sq).kind().is_some_and(PieceType::is_royal))
+            .collect()
+    };
+    let closeness = |c: Color, targets: &[Square]| -> i32 {
+        let mut total = 0;
+        for sq in pos.pieces(c) {
+            let d = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
+            total += 14 - d;
+        }
+        total
+    };
+    let (ra, rb) = (royals_of(us.flip()), royals_of(us));
+    let (a0, b0) = (a, b);
+    if a0 - b0 >= w.hunt_lead && !ra.is_empty() {
+        a += w.hunt * closeness(us, &ra);
+    }
+    if b0 - a0 >= w.hunt_lead && !rb.is_empty() {
+        b += w.hunt * closeness(us.flip(), &rb);
+    }
+    a - b + w.tempo
+}
+
+#[test]
+fn the_evaluation_equals_its_definition_along_random_games() {
+    let positions = random_positions(6, 300);
+    assert!(positions.len() > 500, "{} positions", positions.len());
+    let plain = (*embedded()).clone();
+    let mobile = with_mobility();
+    for (i, pos) in positions.iter().enumerate() {
+        assert_eq!(
+            plain.evaluate(pos),
+            by_definition(&plain, pos),
+            "{}",
+            pos.to_sfen()
+        );
+        // The move generator is slow next to `reach`: every fifth position.
+        if i % 5 == 0 {
+            assert_eq!(
+                mobile.evaluate(pos),
+                by_definition(&mobile, pos),
+                "{}",
+                pos.to_sfen()
+            );
+        }
+    }
+}
+
+/// The evaluation as it was hand-set in code before its parameters became a file: the
+/// material from `dai::value`, the other terms fixed, no mobility.
+fn hand_set(pos: &Position) -> i32 {
+    use PieceType::*;
+    let (advance, in_zone, royal_guard, royal_danger, lone_royal) = (3, 15, 7, 20, 75);
+    let (hunt, hunt_lead, tempo) = (2, 1500, 15);
+    let mut score = [0i32; 2];
+    let mut royals: [ArrayVec<Square, 4>; 2] = [ArrayVec::new(), ArrayVec::new()];
+    for c in [Color::Black, Color::White] {
+        let side = &mut score[c.index()];
+        for sq in pos.pieces(c) {
+            let kind = pos.piece_on(sq).kind().unwrap();
+            if kind.is_royal() {
+                let _ = royals[c.index()].try_push(sq);
+                continue;
+            }
+            *side += value(kind);
+            let adv = advance_of(c, sq);
+            if matches!(kind, Pawn | GoBetween | Iron | Stone | Copper) {
+                *side += adv * advance;
+            }
+            if kind.can_promote() && adv >= 10 && !pos.declined_pawn_on(sq) {
+                *side += in_zone;
+            }
+        }
+    }
+    for c in [Color::Black, Color::White] {
+        let mine = &royals[c.index()];
+        if mine.len() == 1 {
+            score[c.index()] -= lone_royal;
+        }
+        for &r in mine {
+            for sq in Square::all() {
+                let p = pos.piece_on(sq);
+                if sq == r || p.is_none() || distance(sq, r) > 2 {
+                    continue;
+                }
+                if p.color() == c {
+                    if distance(sq, r) == 1 {
+                        score[c.index()] += royal_guard;
+                    }
+                } else {
+                    score[c.index()] -= royal_danger;
+                }
+            }
+        }
+    }
+    for c in [Color::Black, Color::White] {
+        let (i, them) = (c.index(), c.flip().index());
+        if score[i] - score[them] >= hunt_lead && !royals[them].is_empty() {
+            score[i] += hunt * hunt_closeness(pos, c, &royals[them]);
+        }
+    }
+    let us = pos.side_to_move().index();
+    score[us] - score[1 - us] + tempo
+}
+
+#[test]
+fn the_shipped_weights_are_the_hand_set_evaluation() {
+    let w = embedded();
+    let positions = random_positions(4, 300);
+    let mut far_ahead = 0;
+    for pos in &positions {
+        let v = hand_set(pos);
+        assert_eq!(w.evaluate(pos), v, "{}", pos.to_sfen());
+        far_ahead += usize::from(v.abs() >= w.hunt_lead);
+    }
+    // The hunt term is among what was compared.
+    assert!(far_ahead > 10, "{far_ahead} of {}", positions.len());
+}
+
+#[test]
+fn the_evaluation_is_the_dot_product_of_parameters_and_features_plus_the_hunt() {
+    let w = with_mobility();
+    let p = w.to_params();
+    assert_eq!(p.len(), NUM_PARAMS);
+    assert_eq!(w.with_params(&p), w);
+    for pos in random_positions(3, 300) {
+        let f = DaiWeights::features(&pos);
+        assert_eq!(
+            f.value(&p, &w),
+            f64::from(w.evaluate(&pos)),
+            "{}",
+            pos.to_sfen()
+        );
+    }
+}
+
+#[test]
+fn the_weights_file_round_trips() {
+    for w in [(*embedded()).clone(), with_mobility()] {
+        assert_eq!(DaiWeights::parse(&w.to_text("round trip")).unwrap(), w);
+    }
+    assert_eq!(
+        DaiWeights::parse(WEIGHTS_TEXT).unwrap().to_text(""),
+        embedded().to_text("")
+    );
+}
+
+#[test]
+fn bad_lines_are_named() {
+    let good = embedded().to_text("");
+    let with = |line: &str| format!("{good}{line}\n");
+    let line_no = good.lines().count() + 1;
+    for bad in [
+        "material pawn x",
+        "material king 5000",
+        "material dragon 1",
+        "mobility rook 3",
+        "tempo",
+        "tempo 1 2",
+        "speed 3",
+        "tempo 20",
+    ] {
+        let e = DaiWeights::parse(&with(bad)).unwrap_err();
+        assert!(e.contains(&format!("line {line_no}:")), "{bad}: {e}");
+    }
+    let e = DaiWeights::parse(&good.replace("material lion 1900\n", "")).unwrap_err();
+    assert!(e.contains("material lion"), "{e}");
+    let e = DaiWeights::parse(&good.replace("hunt_lead 1500", "hunt_lead 0")).unwrap_err();
+    assert!(e.contains("hunt_lead"), "{e}");
+}
+
+#[test]
+fn kind_names_are_english_words() {
+    assert_eq!(kind_name(PieceType::Pawn), "pawn");
+    assert_eq!(kind_name(PieceType::FreeKing), "free-king");
+    assert_eq!(kind_name(PieceType::PromotedKirin), "promoted-kirin");
+}
