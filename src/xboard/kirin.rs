@@ -22,6 +22,8 @@ const VARIANTS: [(&str, &str); 2] = [("shogi", "shogi"), ("dai", "daishogi")];
 /// A search with neither a clock nor a depth would never end; XBoard always sends a clock
 /// before `go`, so this only guards hand-typed sessions.
 const DEFAULT_MOVE_MS: u64 = 5_000;
+/// Under `st`, a move is planned for the period less this fraction of it (see `clock`).
+const ST_MARGIN_DIVISOR: u64 = 20;
 const DEFAULT_HASH_MB: usize = 64;
 /// Far above what any machine running XBoard would grant; keeps a typo from allocating terabytes.
 const MAX_HASH_MB: u64 = 1 << 20;
@@ -133,8 +135,11 @@ impl KirinEngine {
 
     fn clock(&self, limits: &Limits) -> Option<Clock> {
         if let Some(ms) = limits.move_time {
+            // XBoard times `st` itself, from its `go` to our `move`, and flags a move that is
+            // late by any amount: the search's own margin covers its stop, not a loaded
+            // machine's delay in the pipes. A twentieth of the period goes to that.
             return Some(Clock {
-                movetime: Some(ms),
+                movetime: Some(ms - ms / ST_MARGIN_DIVISOR),
                 ..Clock::default()
             });
         }

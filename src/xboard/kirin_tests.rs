@@ -130,8 +130,12 @@ fn moves_to_go_caps_the_time_share() {
     };
     let clock = e.clock(&limits).expect("a clock");
     assert!(clock.time_left < 600_000);
-    let st = e.clock(&timed(1000)).expect("a clock");
-    assert_eq!(st.movetime, Some(1000));
+    let st = e.clock(&timed(60_000)).expect("a clock");
+    assert_eq!(
+        st.movetime,
+        Some(57_000),
+        "a twentieth of `st` is left for the pipes"
+    );
     assert_eq!(e.clock(&Limits::default()), None);
 }
 
