@@ -48,7 +48,8 @@ XBOARD = "/usr/games/xboard"
 # Debug-log lines: `1234 <first : move h5h6`, `1234 >second: usermove 1234 >second: h5h6`,
 # `1234 >first : result 1-0 {comment}`, `1234 <second: Illegal move...`.
 SENT = re.compile(r"^\d+ <(first |second): move (\S+)")
-RELAYED = re.compile(r">(first |second): usermove \d+ >(first |second): (\S+)")
+# XBoard writes `usermove ` and the move as two log entries on one line, but a pass (`@@@@`) as one.
+RELAYED = re.compile(r">(first |second): usermove (?:\d+ >(?:first |second): )?(\S+)")
 RESULT = re.compile(r"^\d+ >first : result (1-0|0-1|1/2-1/2|\*) \{(.*)\}")
 REFUSED = re.compile(r"^\d+ <(first |second): (Illegal move.*|Error.*)$")
 ENGINE = {"first ": "first", "second": "second"}
@@ -95,7 +96,7 @@ def read_log(text: str) -> dict:
             continue
         m = RELAYED.search(line)
         if m:
-            relayed.append((ENGINE[m.group(1)], m.group(3)))
+            relayed.append((ENGINE[m.group(1)], m.group(2)))
             continue
         m = REFUSED.match(line)
         if m:
