@@ -221,6 +221,13 @@ impl Engine for KirinEngine {
         Ok(())
     }
 
+    fn is_pass(&self, kirin_move: &str) -> bool {
+        // The game reads `pass` as its one pass move, written as the rules core writes it.
+        self.game
+            .parse_move("pass")
+            .is_ok_and(|pass| pass == kirin_move)
+    }
+
     fn play(&mut self, kirin_move: &str) -> Result<(), String> {
         let text = self.game.parse_move(kirin_move)?;
         let mut moves = self.moves.clone();

@@ -121,6 +121,21 @@ fn the_session_stop_flag_ends_a_search() {
 }
 
 #[test]
+fn a_lions_pass_is_told_from_its_other_moves() {
+    let mut e = engine();
+    e.new_game("dai").unwrap();
+    e.set_position("7k7/15/15/15/15/15/15/7L!7/15/15/15/15/15/15/7K7 b - 1")
+        .unwrap();
+    let pass = e.game.parse_move("pass").expect("the lion can pass");
+    assert!(e.is_pass(&pass), "{pass}");
+    let others: Vec<String> = e.legal_moves().into_iter().filter(|m| *m != pass).collect();
+    assert!(others.len() > 20);
+    assert!(others.iter().all(|m| !e.is_pass(m)));
+    e.new_game("shogi").unwrap();
+    assert!(!e.is_pass("7g7f"), "standard shogi has no pass");
+}
+
+#[test]
 fn moves_to_go_caps_the_time_share() {
     let e = engine();
     let limits = Limits {

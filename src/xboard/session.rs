@@ -78,6 +78,13 @@ pub trait Engine {
     /// Takes back the last move; false when there is none.
     fn undo(&mut self) -> bool;
     fn legal_moves(&self) -> Vec<String>;
+    /// Whether `kirin_move` is the position's pass (a lion's step to an empty square and back),
+    /// which goes to XBoard as `@@@@`: written as two legs it reads to XBoard as a castling when
+    /// gote makes it (the empty middle square counts as gote's own piece), and is relayed to the
+    /// other engine garbled (`g15f15,f15g15` became `g15g15,f15h15`).
+    fn is_pass(&self, _kirin_move: &str) -> bool {
+        false
+    }
     fn side_to_move(&self) -> Side;
     /// The result once the game has ended by rule.
     fn outcome(&self) -> Option<Outcome>;
@@ -441,6 +448,7 @@ impl<E: Engine> Session<E> {
             return;
         };
         let text = match self.board.to_xboard(&best) {
+            Ok(_) if self.engine.is_pass(&best) => "@@@@".to_string(),
             Ok(text) => text,
             Err(why) => {
                 out.push(Output::Debug(format!("engine move unreadable: {why}")));
