@@ -93,7 +93,7 @@ class RealXBoard(unittest.TestCase):
         self.assertEqual(out.returncode, 0, out.stdout[-3000:] + out.stderr[-2000:])
         self.assertNotIn("FAIL", out.stdout)
 
-    def whole_game(self, opponent: str) -> dict:
+    def whole_game(self, opponent: str):
         with tempfile.TemporaryDirectory(prefix=f"xboard-{opponent}-") as tmp:
             code = X.main(["--kirin", str(KIRIN), "--opponent", opponent, "--games", "1",
                            "--depth", "2", "--out", tmp])
@@ -102,7 +102,6 @@ class RealXBoard(unittest.TestCase):
         self.assertEqual(code, 0)
         self.assertIn(r["result"], ("1-0", "0-1", "1/2-1/2"))
         self.assertGreater(r["plies"], 20)
-        return r
 
     def test_a_whole_game_against_hachu(self):
         self.whole_game("hachu")

@@ -127,31 +127,26 @@ def verdict(log: dict, kirin_black: bool, judge) -> dict:
         mover = "second" if who == "first" else "first"
         faults.append(f"refused: {who} answered {line!r} to {mover}'s move")
     try:
-        moves = [hachu_to_kirin(m) for _, m in log["sent"]]
-    except NotationError as e:
-        moves, state = None, f"unreadable move: {e}"
-        faults.append(state)
-    if moves is not None:
-        state = judge(moves)
-        if state.startswith("illegal"):
+        state = judge([hachu_to_kirin(m) for _, m in log["sent"]])
+        judged = not state.startswith("illegal")
+        if not judged:
             faults.append(f"judge: {state}")
+    except NotationError as e:
+        state, judged = f"unreadable move: {e}", False
+        faults.append(state)
     result, comment = log["result"] or ("*", "no result")
     lowered = comment.lower()
     if any(w in lowered for w in ("time", "flag", "forfeit", "error", "exit", "crash", "illegal")):
         faults.append(f"ended: {result} {{{comment}}}")
-    # XBoard's 1-0 is a win for the side that moves first (Black in shogi terms).
-    first_moves_first = kirin_black
+    score = None
     if result == "1/2-1/2":
         score = 0.5
     elif result in ("1-0", "0-1"):
-        first_won = (result == "1-0") == first_moves_first
-        score = 1.0 if first_won else 0.0
-        winner_colour = "black" if result == "1-0" else "white"
-        if moves is not None and not state.startswith("illegal") and not any(
-                s in state for s in (f"won {winner_colour}", "en-prise", "mated")):
+        # XBoard's 1-0 is a win for the side that moves first (Black in shogi terms).
+        winner = "black" if result == "1-0" else "white"
+        score = 1.0 if (winner == "black") == kirin_black else 0.0
+        if judged and not any(s in state for s in (f"won {winner}", "en-prise", "mated")):
             faults.append(f"result {result} {{{comment}}} but the judge says {state!r}")
-    else:
-        score = None
     return {"kirin_black": kirin_black, "result": result, "comment": comment,
             "score": score, "plies": len(log["sent"]), "judge": state, "faults": faults}
 
