@@ -140,6 +140,7 @@ pub trait EvalStack<G: Game>: Send + Sized {
     fn evaluate(&self, ply: usize, pos: &G) -> i32;
 }
 
+mod board;
 mod dai;
 mod standard;
 mod variant;

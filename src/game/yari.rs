@@ -8,11 +8,11 @@
 //! of a game that neither side can win, which the referee (not the search) applies; so the
 //! trait's defaults stand for all three.
 
-use super::standard::{BUTTERFLY_9X9, butterfly_index_9x9};
-use super::{EvalStack, Game, MoveList, Variant};
+use super::board::BoardGame;
+use super::{EvalStack, MoveList};
 use crate::eval::yari::{YariEvalStack, YariWeights};
-use crate::shogi::{Color, Kind, Move, Repetition};
-use crate::yari::{PieceType, Position, in_zone, value};
+use crate::shogi::Move;
+use crate::yari::{PieceType, Position, YariPieces, in_zone};
 use std::sync::Arc;
 
 impl Position {
@@ -34,132 +34,49 @@ impl Position {
     }
 }
 
-impl Game for Position {
-    type Move = Move;
+impl BoardGame for YariPieces {
+    const NAME: &'static str = "yarishogi";
+    const BENCH: &'static [(&'static str, &'static str)] = &BENCH_POSITIONS;
     type Evaluator = Arc<YariWeights>;
     type EvalStack = YariEvalStack;
 
     #[inline]
-    fn side_to_move(&self) -> Color {
-        Position::side_to_move(self)
+    fn gives_check(pos: &Position, m: Move) -> bool {
+        pos.gives_check(m)
     }
     #[inline]
-    fn key(&self) -> u64 {
-        Position::key(self)
+    fn is_legal_move(pos: &Position, m: Move) -> bool {
+        pos.is_legal_move(m)
+    }
+    fn legal_moves(pos: &Position) -> MoveList<Move> {
+        pos.legal_moves()
+    }
+    fn search_moves(pos: &Position, list: &mut MoveList<Move>) {
+        list.extend(pos.legal_moves());
+        pos.drop_skippable(list);
+    }
+    fn tactical_moves(pos: &Position, list: &mut MoveList<Move>) {
+        pos.tactical_moves(list);
+        pos.drop_skippable(list);
+    }
+    fn quiet_moves(pos: &Position, list: &mut MoveList<Move>) {
+        pos.quiet_moves(list);
+        pos.drop_skippable(list);
+    }
+    fn evasions(pos: &Position, list: &mut MoveList<Move>) {
+        pos.evasions(list);
+        pos.drop_skippable(list);
     }
     #[inline]
-    fn in_check(&self) -> bool {
-        Position::in_check(self)
-    }
-    #[inline]
-    fn game_ply(&self) -> u32 {
-        Position::game_ply(self)
-    }
-    #[inline]
-    fn last_move(&self) -> Move {
-        Position::last_move(self)
-    }
-    fn to_sfen(&self) -> String {
-        Position::to_sfen(self)
+    fn is_useless_non_promotion(pos: &Position, m: Move) -> bool {
+        pos.skippable(m)
     }
 
-    #[inline]
-    fn do_move(&mut self, m: Move) {
-        Position::do_move(self, m)
+    fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
+        pos.parse_move(text)
     }
-    #[inline]
-    fn do_move_with_check(&mut self, m: Move, gives_check: bool) {
-        Position::do_move_with_check(self, m, gives_check)
-    }
-    #[inline]
-    fn undo_move(&mut self) {
-        Position::undo_move(self)
-    }
-    #[inline]
-    fn do_null_move(&mut self) {
-        Position::do_null_move(self)
-    }
-    #[inline]
-    fn undo_null_move(&mut self) {
-        Position::undo_null_move(self)
-    }
-
-    #[inline]
-    fn gives_check(&self, m: Move) -> bool {
-        Position::gives_check(self, m)
-    }
-    #[inline]
-    fn is_legal_move(&self, m: Move) -> bool {
-        Position::is_legal_move(self, m)
-    }
-    fn legal_moves(&self) -> MoveList<Move> {
-        Position::legal_moves(self)
-    }
-    fn search_moves(&self, list: &mut MoveList<Move>) {
-        list.extend(Position::legal_moves(self));
-        self.drop_skippable(list);
-    }
-    fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        Position::tactical_moves(self, list);
-        self.drop_skippable(list);
-    }
-    fn quiet_moves(&self, list: &mut MoveList<Move>) {
-        Position::quiet_moves(self, list);
-        self.drop_skippable(list);
-    }
-    fn evasions(&self, list: &mut MoveList<Move>) {
-        Position::evasions(self, list);
-        self.drop_skippable(list);
-    }
-    #[inline]
-    fn is_useless_non_promotion(&self, m: Move) -> bool {
-        self.skippable(m)
-    }
-
-    #[inline]
-    fn is_capture(&self, m: Move) -> bool {
-        !m.is_drop() && self.piece_on(m.to()).is_some()
-    }
-    const BUTTERFLY: usize = BUTTERFLY_9X9;
-    #[inline]
-    fn butterfly_index(m: Move) -> usize {
-        butterfly_index_9x9(m)
-    }
-    const PIECE_TO: usize = 32 * 81;
-    #[inline]
-    fn piece_to(&self, m: Move) -> usize {
-        self.moved_piece(m).index() * 81 + m.to().index()
-    }
-    #[inline]
-    fn captured_kind_index(&self, m: Move) -> usize {
-        let v = self.piece_on(m.to());
-        if !m.is_drop() && v.is_some() {
-            v.kind().index()
-        } else {
-            0
-        }
-    }
-    #[inline]
-    fn captured_value(&self, m: Move) -> i32 {
-        let v = self.piece_on(m.to());
-        if !m.is_drop() && v.is_some() {
-            value(v.kind())
-        } else {
-            0
-        }
-    }
-    #[inline]
-    fn moved_value(&self, m: Move) -> i32 {
-        value(self.moved_piece(m).kind())
-    }
-    #[inline]
-    fn see_ge(&self, m: Move, threshold: i32) -> bool {
-        Position::see_ge(self, m, threshold)
-    }
-
-    #[inline]
-    fn repetition(&self, max_plies: usize) -> Repetition {
-        Position::repetition(self, max_plies)
+    fn default_evaluator() -> Arc<YariWeights> {
+        YariWeights::embedded()
     }
 }
 
@@ -189,24 +106,3 @@ const BENCH_POSITIONS: [(&str, &str); 4] = [
     ),
     ("drops", "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1"),
 ];
-
-impl Variant for Position {
-    const NAME: &'static str = "yarishogi";
-    const BENCH: &'static [(&'static str, &'static str)] = &BENCH_POSITIONS;
-
-    fn startpos() -> Position {
-        Position::startpos()
-    }
-    fn from_sfen(sfen: &str) -> Result<Position, String> {
-        Position::from_sfen(sfen).map_err(|e| e.to_string())
-    }
-    fn parse_move(&self, text: &str) -> Result<Move, String> {
-        Position::parse_move(self, text)
-    }
-    fn diagram(&self) -> String {
-        Position::diagram(self)
-    }
-    fn default_evaluator() -> Arc<YariWeights> {
-        YariWeights::embedded()
-    }
-}
