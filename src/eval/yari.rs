@@ -239,25 +239,6 @@ fn shelter(pos: &Position, c: Color, ksq: Square) -> (u32, u32) {
     (guards, pressed)
 }
 
-/// The search's per-line state: the evaluation is computed whole at each node (a yari
-/// position has at most 28 pieces), so the stack only holds the weights.
-pub struct YariEvalStack {
-    weights: Arc<YariWeights>,
-}
-
-impl YariEvalStack {
-    pub fn new(weights: &Arc<YariWeights>) -> YariEvalStack {
-        YariEvalStack {
-            weights: Arc::clone(weights),
-        }
-    }
-
-    #[inline]
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.weights.evaluate(pos)
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;

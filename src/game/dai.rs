@@ -14,9 +14,11 @@
 //! - History tables group the 55 kinds into eight value classes per side, so that the
 //!   continuation table (piece-to by piece-to) stays near 26 MB.
 
-use super::{EvalStack, Game, GameMove, MoveList, RuleOptions, Variant};
+use super::{
+    Game, GameMove, MoveList, RuleOptions, SharedWeights, Variant, WholePositionEvaluation,
+};
 use crate::dai::{GenType, Move, Piece, Position, RepetitionRule, Square, value};
-use crate::eval::dai::{DaiEvalStack, DaiWeights};
+use crate::eval::dai::DaiWeights;
 use crate::shogi::{Color, MAX_MOVES, Repetition};
 use std::cell::RefCell;
 use std::sync::Arc;
@@ -86,7 +88,7 @@ impl Position {
 impl Game for Position {
     type Move = Move;
     type Evaluator = Arc<DaiWeights>;
-    type EvalStack = DaiEvalStack;
+    type EvalStack = SharedWeights<DaiWeights>;
 
     #[inline]
     fn side_to_move(&self) -> Color {
@@ -229,15 +231,10 @@ impl Game for Position {
     }
 }
 
-impl EvalStack<Position> for DaiEvalStack {
-    fn new(weights: &Arc<DaiWeights>, _root: &Position, _plies: usize) -> DaiEvalStack {
-        DaiEvalStack::new(weights)
-    }
+impl WholePositionEvaluation<Position> for DaiWeights {
     #[inline]
-    fn push(&mut self, _ply: usize, _pos: &Position) {}
-    #[inline]
-    fn evaluate(&self, _ply: usize, pos: &Position) -> i32 {
-        self.weights().evaluate(pos)
+    fn evaluate(&self, pos: &Position) -> i32 {
+        DaiWeights::evaluate(self, pos)
     }
 }
 

@@ -19,6 +19,7 @@
 
 use arrayvec::ArrayVec;
 use std::fmt;
+use std::sync::Arc;
 
 /// The vocabulary every game shares: colours, repetition verdicts, the declaration rules and the
 /// longest move list. Standard shogi defined them first; the search names them from here, so
@@ -138,6 +139,31 @@ pub trait EvalStack<G: Game>: Send + Sized {
     fn push(&mut self, ply: usize, pos: &G);
     /// The evaluation of `pos`, the position at `ply`, from the side to move's point of view.
     fn evaluate(&self, ply: usize, pos: &G) -> i32;
+}
+
+/// An evaluation that reads the whole position each time (yari and dai shogi's linear weights):
+/// nothing is carried along the line, so its stack is the weights alone, shared by every thread.
+pub trait WholePositionEvaluation<G>: Send + Sync + 'static {
+    fn evaluate(&self, pos: &G) -> i32;
+}
+
+/// The stack of a [`WholePositionEvaluation`].
+pub struct SharedWeights<W>(Arc<W>);
+
+impl<G, W> EvalStack<G> for SharedWeights<W>
+where
+    G: Game<Evaluator = Arc<W>>,
+    W: WholePositionEvaluation<G>,
+{
+    fn new(weights: &Arc<W>, _root: &G, _plies: usize) -> Self {
+        SharedWeights(Arc::clone(weights))
+    }
+    #[inline]
+    fn push(&mut self, _ply: usize, _pos: &G) {}
+    #[inline]
+    fn evaluate(&self, _ply: usize, pos: &G) -> i32 {
+        self.0.evaluate(pos)
+    }
 }
 
 mod board;

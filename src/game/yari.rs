@@ -9,8 +9,8 @@
 //! trait's defaults stand for all three.
 
 use super::board::BoardGame;
-use super::{EvalStack, MoveList};
-use crate::eval::yari::{YariEvalStack, YariWeights};
+use super::{MoveList, SharedWeights, WholePositionEvaluation};
+use crate::eval::yari::YariWeights;
 use crate::shogi::Move;
 use crate::yari::{PieceType, Position, YariPieces, in_zone};
 use std::sync::Arc;
@@ -38,7 +38,7 @@ impl BoardGame for YariPieces {
     const NAME: &'static str = "yarishogi";
     const BENCH: &'static [(&'static str, &'static str)] = &BENCH_POSITIONS;
     type Evaluator = Arc<YariWeights>;
-    type EvalStack = YariEvalStack;
+    type EvalStack = SharedWeights<YariWeights>;
 
     #[inline]
     fn gives_check(pos: &Position, m: Move) -> bool {
@@ -80,15 +80,10 @@ impl BoardGame for YariPieces {
     }
 }
 
-impl EvalStack<Position> for YariEvalStack {
-    fn new(evaluator: &Arc<YariWeights>, _root: &Position, _plies: usize) -> Self {
-        YariEvalStack::new(evaluator)
-    }
+impl WholePositionEvaluation<Position> for YariWeights {
     #[inline]
-    fn push(&mut self, _ply: usize, _pos: &Position) {}
-    #[inline]
-    fn evaluate(&self, _ply: usize, pos: &Position) -> i32 {
-        YariEvalStack::evaluate(self, pos)
+    fn evaluate(&self, pos: &Position) -> i32 {
+        YariWeights::evaluate(self, pos)
     }
 }
 

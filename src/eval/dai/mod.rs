@@ -13,7 +13,6 @@ use crate::dai::types::KINDS;
 use crate::dai::{PieceType, Position, Square};
 use crate::shogi::Color;
 use arrayvec::ArrayVec;
-use std::sync::Arc;
 
 mod file;
 mod fit;
@@ -262,22 +261,4 @@ fn distance(a: Square, b: Square) -> i32 {
     let df = (i32::from(a.file()) - i32::from(b.file())).abs();
     let dr = (i32::from(a.rank()) - i32::from(b.rank())).abs();
     df.max(dr)
-}
-
-/// The per-thread stack: the parameters only, since each evaluation starts from scratch.
-pub struct DaiEvalStack {
-    weights: Arc<DaiWeights>,
-}
-
-impl DaiEvalStack {
-    pub fn new(weights: &Arc<DaiWeights>) -> DaiEvalStack {
-        DaiEvalStack {
-            weights: Arc::clone(weights),
-        }
-    }
-
-    #[inline]
-    pub fn weights(&self) -> &DaiWeights {
-        &self.weights
-    }
 }
