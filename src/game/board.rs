@@ -15,6 +15,19 @@ use crate::shogi::board::Board;
 use crate::shogi::{Color, Kind, Move, PieceSet, Repetition};
 use std::fmt::Debug;
 
+/// The search's move lists, in search mode (non-promotions that are never better left out).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum MoveSet {
+    /// Every move.
+    All,
+    /// Captures and promotions.
+    Tactical,
+    /// What `Tactical` leaves out.
+    Quiet,
+    /// The replies to a check.
+    Evasions,
+}
+
 /// What a game on shogi's board adds to the board for the search and the engine. Hooks with a
 /// default are the ones only some games have.
 pub trait BoardGame: PieceSet<Hand: Debug + Send + Sync, Kind: Send + Sync> + Send + Sync {
@@ -28,10 +41,9 @@ pub trait BoardGame: PieceSet<Hand: Debug + Send + Sync, Kind: Send + Sync> + Se
     fn gives_check(pos: &Board<Self>, m: Move) -> bool;
     fn is_legal_move(pos: &Board<Self>, m: Move) -> bool;
     fn legal_moves(pos: &Board<Self>) -> MoveList<Move>;
-    fn search_moves(pos: &Board<Self>, list: &mut MoveList<Move>);
-    fn tactical_moves(pos: &Board<Self>, list: &mut MoveList<Move>);
-    fn quiet_moves(pos: &Board<Self>, list: &mut MoveList<Move>);
-    fn evasions(pos: &Board<Self>, list: &mut MoveList<Move>);
+    /// Appends one of the search's move lists (see [`Game::search_moves`] and the three after
+    /// it).
+    fn search_mode_moves(pos: &Board<Self>, set: MoveSet, list: &mut MoveList<Move>);
     fn is_useless_non_promotion(pos: &Board<Self>, m: Move) -> bool;
     fn can_declare_win(_pos: &Board<Self>, _rule: EnteringKingRule) -> bool {
         false
@@ -131,19 +143,19 @@ impl<S: BoardGame> Game for Board<S> {
     }
     #[inline]
     fn search_moves(&self, list: &mut MoveList<Move>) {
-        S::search_moves(self, list)
+        S::search_mode_moves(self, MoveSet::All, list)
     }
     #[inline]
     fn tactical_moves(&self, list: &mut MoveList<Move>) {
-        S::tactical_moves(self, list)
+        S::search_mode_moves(self, MoveSet::Tactical, list)
     }
     #[inline]
     fn quiet_moves(&self, list: &mut MoveList<Move>) {
-        S::quiet_moves(self, list)
+        S::search_mode_moves(self, MoveSet::Quiet, list)
     }
     #[inline]
     fn evasions(&self, list: &mut MoveList<Move>) {
-        S::evasions(self, list)
+        S::search_mode_moves(self, MoveSet::Evasions, list)
     }
     #[inline]
     fn is_useless_non_promotion(&self, m: Move) -> bool {

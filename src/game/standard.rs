@@ -2,7 +2,7 @@
 //! [`super::board`]), each hook forwarding to the rules core, the evaluation, the mate solver
 //! or the book, inlined into the search.
 
-use super::board::BoardGame;
+use super::board::{BoardGame, MoveSet};
 use super::{EvalStack, Explanation, MateAnswer, MateRequest, MoveList};
 use crate::book::{self, BookAnswer, BookRequest};
 use crate::eval::{self, Evaluator};
@@ -29,20 +29,13 @@ impl BoardGame for StandardPieces {
         legal_moves(pos)
     }
     #[inline]
-    fn search_moves(pos: &Position, list: &mut MoveList<Move>) {
-        movegen::search_moves(pos, list)
-    }
-    #[inline]
-    fn tactical_moves(pos: &Position, list: &mut MoveList<Move>) {
-        movegen::tactical_moves(pos, list)
-    }
-    #[inline]
-    fn quiet_moves(pos: &Position, list: &mut MoveList<Move>) {
-        movegen::quiet_moves(pos, list)
-    }
-    #[inline]
-    fn evasions(pos: &Position, list: &mut MoveList<Move>) {
-        movegen::evasions(pos, list)
+    fn search_mode_moves(pos: &Position, set: MoveSet, list: &mut MoveList<Move>) {
+        match set {
+            MoveSet::All => movegen::search_moves(pos, list),
+            MoveSet::Tactical => movegen::tactical_moves(pos, list),
+            MoveSet::Quiet => movegen::quiet_moves(pos, list),
+            MoveSet::Evasions => movegen::evasions(pos, list),
+        }
     }
 
     /// Pawn, bishop and rook moves that could promote and do not, and a lance to the second

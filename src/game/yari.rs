@@ -8,7 +8,7 @@
 //! of a game that neither side can win, which the referee (not the search) applies; so the
 //! trait's defaults stand for all three.
 
-use super::board::BoardGame;
+use super::board::{BoardGame, MoveSet};
 use super::{MoveList, SharedWeights, WholePositionEvaluation};
 use crate::eval::yari::YariWeights;
 use crate::shogi::Move;
@@ -27,10 +27,6 @@ impl Position {
             self.piece_on(m.from()).kind(),
             PieceType::Pawn | PieceType::YariRook
         ) && (in_zone(us, m.from()) || in_zone(us, m.to()))
-    }
-
-    fn drop_skippable(&self, list: &mut MoveList<Move>) {
-        list.retain(|m| !self.skippable(*m));
     }
 }
 
@@ -51,21 +47,14 @@ impl BoardGame for YariPieces {
     fn legal_moves(pos: &Position) -> MoveList<Move> {
         pos.legal_moves()
     }
-    fn search_moves(pos: &Position, list: &mut MoveList<Move>) {
-        list.extend(pos.legal_moves());
-        pos.drop_skippable(list);
-    }
-    fn tactical_moves(pos: &Position, list: &mut MoveList<Move>) {
-        pos.tactical_moves(list);
-        pos.drop_skippable(list);
-    }
-    fn quiet_moves(pos: &Position, list: &mut MoveList<Move>) {
-        pos.quiet_moves(list);
-        pos.drop_skippable(list);
-    }
-    fn evasions(pos: &Position, list: &mut MoveList<Move>) {
-        pos.evasions(list);
-        pos.drop_skippable(list);
+    fn search_mode_moves(pos: &Position, set: MoveSet, list: &mut MoveList<Move>) {
+        match set {
+            MoveSet::All => list.extend(pos.legal_moves()),
+            MoveSet::Tactical => pos.tactical_moves(list),
+            MoveSet::Quiet => pos.quiet_moves(list),
+            MoveSet::Evasions => pos.evasions(list),
+        }
+        list.retain(|m| !pos.skippable(*m));
     }
     #[inline]
     fn is_useless_non_promotion(pos: &Position, m: Move) -> bool {
