@@ -6,7 +6,7 @@ use kirin::eval::Evaluator;
 use kirin::eval::dai::DaiWeights;
 use kirin::eval::linear::Weights;
 use kirin::eval::yari::YariWeights;
-use kirin::shogi::Color;
+use kirin::shogi::{Color, Position};
 use kirin::tune::records::read_positions;
 use kirin::tune::selfplay::{Player, Rng, play_game, read_openings};
 use kirin::tune::sfen_games::SfenResult;
@@ -88,11 +88,15 @@ fn load_evaluator(name: &str) -> Result<Evaluator, String> {
     }
 }
 
+/// The openings file named by `--openings`, one SFEN a line.
+fn openings_of(a: &Args) -> Result<Vec<Position>, String> {
+    let path = a.str("openings")?;
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    read_openings(&text)
+}
+
 fn gen_cmd(a: &Args) -> Result<(), String> {
-    let openings_path = a.str("openings")?;
-    let text =
-        std::fs::read_to_string(openings_path).map_err(|e| format!("{openings_path}: {e}"))?;
-    let openings = read_openings(&text)?;
+    let openings = openings_of(a)?;
     let games: usize = a.num("games", 1_000_000)?;
     let first: usize = a.num("first", 0)?;
     let seed: u64 = a.num("seed", 1)?;
@@ -190,12 +194,17 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
     Ok(())
 }
 
-fn fit_cmd(a: &Args) -> Result<(), String> {
+/// Sizes rayon's pool to `--threads` (default 2) for the fitting and training loops.
+fn use_threads(a: &Args) -> Result<(), String> {
     let threads: usize = a.num("threads", 2)?;
     rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global()
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| e.to_string())
+}
+
+fn fit_cmd(a: &Args) -> Result<(), String> {
+    use_threads(a)?;
     let paths: Vec<&str> = a.str("data")?.split(',').collect();
     let samples = read_positions(&paths, kirin::tune::Sample::new)?;
     let init = load_weights(a.str("init")?)?;
@@ -247,11 +256,7 @@ fn read_data(path: &str) -> Result<String, String> {
 
 fn train_cmd(a: &Args) -> Result<(), String> {
     use kirin::tune::nnue::{Adam, FloatNet, Labelled, TrainConfig, train};
-    let threads: usize = a.num("threads", 2)?;
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .build_global()
-        .map_err(|e| e.to_string())?;
+    use_threads(a)?;
     let t = Instant::now();
     // `--base linear`: train the network as a correction to the embedded linear evaluation.
     let base = match a.str("base") {
@@ -377,10 +382,7 @@ fn convert_cmd(a: &Args) -> Result<(), String> {
 fn match_cmd(a: &Args) -> Result<(), String> {
     let ea = load_evaluator(a.str("a")?)?;
     let eb = load_evaluator(a.str("b")?)?;
-    let openings_path = a.str("openings")?;
-    let text =
-        std::fs::read_to_string(openings_path).map_err(|e| format!("{openings_path}: {e}"))?;
-    let openings = read_openings(&text)?;
+    let openings = openings_of(a)?;
     let games: usize = a.num("games", 200)?;
     let nodes: u64 = a.num("nodes", 5000)?;
     let first: usize = a.num("first", 0)?;
