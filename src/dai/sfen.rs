@@ -5,7 +5,7 @@
 use super::attacks::SQ_TO_MB;
 use super::position::{Position, StateInfo};
 use super::types::{FILES, Move, Piece, PieceType, RANKS, Square};
-use crate::shogi::Color;
+use crate::shogi::{Color, write_sfen_rank};
 use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -181,22 +181,11 @@ impl Position {
             if rank > 0 {
                 s.push('/');
             }
-            let mut run = 0;
-            for file in (1..=FILES as u8).rev() {
-                let p = Square::new(file, rank).map_or(Piece::NONE, |sq| self.piece_on(sq));
-                if p.is_none() {
-                    run += 1;
-                    continue;
-                }
-                if run > 0 {
-                    s.push_str(&run.to_string());
-                    run = 0;
-                }
-                s.push_str(&p.to_string());
-            }
-            if run > 0 {
-                s.push_str(&run.to_string());
-            }
+            let squares = (1..=FILES as u8).rev().map(|file| {
+                let sq = Square::new(file, rank)?;
+                Some(self.piece_on(sq)).filter(|p| !p.is_none())
+            });
+            write_sfen_rank(&mut s, squares);
         }
         s.push_str(match self.side {
             Color::Black => " b - ",

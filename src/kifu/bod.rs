@@ -16,7 +16,7 @@
 
 use super::RecordError;
 use super::japanese::{piece_char, piece_from_char};
-use crate::shogi::{Color, Hand, Piece, PieceType, Position, START_SFEN, Square};
+use crate::shogi::{Color, Hand, Piece, PieceType, Position, START_SFEN, Square, write_sfen_rank};
 
 /// The handicaps `手合割` names, with their start positions (the handicap giver, White, moves
 /// first). `平手` is the even game.
@@ -350,21 +350,7 @@ pub(crate) fn diagram_sfen(rows: &[[Piece; 9]], hands: &[Hand; 2], side: Color) 
         if r > 0 {
             s.push('/');
         }
-        let mut empty = 0;
-        for p in row {
-            if p.is_none() {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                s.push_str(&empty.to_string());
-                empty = 0;
-            }
-            s.push_str(&p.to_string());
-        }
-        if empty > 0 {
-            s.push_str(&empty.to_string());
-        }
+        write_sfen_rank(&mut s, row.iter().map(|p| (!p.is_none()).then_some(*p)));
     }
     s.push_str(if side == Color::Black { " b " } else { " w " });
     crate::shogi::write_sfen_hands(&mut s, *hands);

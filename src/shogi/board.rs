@@ -5,6 +5,7 @@
 
 use super::bitboard::Bitboard;
 use super::rules::Repetition;
+use super::sfen::write_sfen_rank;
 use super::types::{Color, ColoredPiece, Kind, Move, Square};
 
 /// White to move is bit 0 of the board key, so the side is recoverable from any key.
@@ -545,25 +546,13 @@ impl<S: PieceSet> Board<S> {
 /// down, runs of empty squares as digits.
 pub(crate) fn write_sfen_board<K: Kind>(s: &mut String, board: &[ColoredPiece<K>; 81], files: u8) {
     for r in 0..9 {
-        let mut empty = 0;
-        for f in (0..files).rev() {
-            let p = board[Square::from_file_rank(f, r).index()];
-            if p.is_none() {
-                empty += 1;
-                continue;
-            }
-            if empty > 0 {
-                s.push(char::from(b'0' + empty));
-                empty = 0;
-            }
-            s.push_str(&p.to_string());
-        }
-        if empty > 0 {
-            s.push(char::from(b'0' + empty));
-        }
-        if r < 8 {
+        if r > 0 {
             s.push('/');
         }
+        let rank = (0..files)
+            .rev()
+            .map(|f| board[Square::from_file_rank(f, r).index()]);
+        write_sfen_rank(s, rank.map(|p| (!p.is_none()).then_some(p)));
     }
 }
 

@@ -24,6 +24,6 @@ pub use hand::Hand;
 pub use movegen::{MAX_MOVES, MoveList, legal_moves};
 pub use position::{Position, START_SFEN, StandardPieces, StateInfo};
 pub use rules::{EnteringKingRule, Repetition};
-pub use sfen::write_hands as write_sfen_hands;
+pub use sfen::{write_hands as write_sfen_hands, write_sfen_rank};
 pub use text::parse_syntax;
 pub use types::{Color, Kind, Move, Piece, PieceType, Square};

@@ -21,6 +21,29 @@ impl<S: PieceSet> Board<S> {
     }
 }
 
+/// Appends one rank of SFEN's board field (any game's): the squares from the highest file down,
+/// `None` for an empty one, each run of empty squares written as its length.
+pub fn write_sfen_rank<P: std::fmt::Display>(
+    s: &mut String,
+    squares: impl IntoIterator<Item = Option<P>>,
+) {
+    let mut empty = 0u32;
+    for square in squares {
+        let Some(p) = square else {
+            empty += 1;
+            continue;
+        };
+        if empty > 0 {
+            s.push_str(&empty.to_string());
+            empty = 0;
+        }
+        s.push_str(&p.to_string());
+    }
+    if empty > 0 {
+        s.push_str(&empty.to_string());
+    }
+}
+
 /// The hands field of an SFEN: hand kinds in the set's SFEN order (R B G S N L P in standard
 /// shogi), Black's first (upper case), `-` when both are empty.
 pub fn write_hands<H: HandCounts>(s: &mut String, hands: [H; 2]) {
