@@ -4,7 +4,9 @@
 //! `eval::dai`), which the fit keeps as it is and adds to each position's value.
 
 use super::selfplay::Rng;
-use super::sfen_games::{self, Linear, Model, SelfPlay, SfenResult, black_result, featurize};
+use super::sfen_games::{
+    self, Linear, Model, Params, SelfPlay, SfenResult, black_result, featurize,
+};
 use crate::dai::{Outcome as GameOutcome, Position};
 use crate::eval::CP_PER_LOGIT;
 use crate::eval::dai::{DaiFeatures, DaiWeights};
@@ -21,6 +23,16 @@ const SCALE: f64 = CP_PER_LOGIT as f64;
 impl Linear for DaiFeatures {
     fn linear(&self) -> &[f64] {
         &self.linear
+    }
+}
+
+/// The hunt terms are not parameters: they stay as in the weights the fit starts from.
+impl Params for DaiWeights {
+    fn to_params(&self) -> Vec<f64> {
+        DaiWeights::to_params(self)
+    }
+    fn with_params(&self, params: &[f64]) -> DaiWeights {
+        DaiWeights::with_params(self, params)
     }
 }
 
@@ -66,20 +78,12 @@ pub fn fit(
     lr: f64,
     l2: f64,
 ) -> Result<(DaiWeights, f64, f64), String> {
-    let data = featurize(samples, |sfen| {
-        Position::from_sfen(sfen)
-            .map(|p| DaiWeights::features(&p))
-            .map_err(|e| e.to_string())
-    })?;
+    let data = featurize(samples, Position::from_sfen, DaiWeights::features)?;
     let model = Model {
         value: |w: &[f64], f: &DaiFeatures| f.value(w, start),
         scale: SCALE,
     };
-    let prior = start.to_params();
-    let before = model.loss(&data, &prior);
-    let fitted = start.with_params(&model.fit(&data, &prior, epochs, lr, l2));
-    let after = model.loss(&data, &fitted.to_params());
-    Ok((fitted, before, after))
+    Ok(model.fit_weights(&data, start, epochs, lr, l2))
 }
 
 #[cfg(test)]
@@ -87,6 +91,7 @@ mod tests {
     use super::*;
     use crate::dai::PieceType;
     use crate::eval::dai::embedded;
+    use crate::tune::sfen_games::assert_labelled_from_the_mover;
 
     #[test]
     fn games_are_reproducible_and_label_each_position_from_its_side_to_move() {
@@ -94,18 +99,7 @@ mod tests {
         let samples = play();
         assert_eq!(samples, play());
         assert!(samples.len() > 20, "{}", samples.len());
-        for pair in samples.windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            let (pa, pb) = (
-                Position::from_sfen(&a.sfen).unwrap(),
-                Position::from_sfen(&b.sfen).unwrap(),
-            );
-            assert!([0.0, 0.5, 1.0].contains(&a.result));
-            // Consecutive positions of one game with opposite movers have opposite results.
-            if pa.game_ply() + 1 == pb.game_ply() && pa.side_to_move() != pb.side_to_move() {
-                assert_eq!(a.result, 1.0 - b.result, "{} / {}", a.sfen, b.sfen);
-            }
-        }
+        assert_labelled_from_the_mover(&samples, |sfen| Position::from_sfen(sfen).unwrap());
     }
 
     #[test]
