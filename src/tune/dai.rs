@@ -36,26 +36,18 @@ impl Params for DaiWeights {
     }
 }
 
-/// Plays `games` games of `weights` against itself with `nodes` per move (up to half as many
-/// again, drawn at random), each from the start position after `random_plies` random moves, and
-/// returns the positions not in check labelled with the result. A game ends when a side has
-/// lost all its royals or has no move (both `Position::outcome`, under the default rules: a
-/// repeating move is illegal), at `max_plies` plies as a draw, or when the search scores
-/// `ADJUDICATE` or a mate for the side to move.
+/// Plays the self-play games of `weights` against itself (see [`SelfPlay`]) and returns the
+/// positions not in check labelled with the result. A game ends when a side has lost all its
+/// royals or has no move (both `Position::outcome`, under the default rules: a repeating move
+/// is illegal), at `max_plies` plies as a draw, or when the search scores `ADJUDICATE` or a
+/// mate for the side to move.
 pub fn generate(
     weights: &Arc<DaiWeights>,
-    games: usize,
-    nodes: u64,
-    random_plies: usize,
+    play: &SelfPlay,
     max_plies: u32,
     rng: &mut Rng,
 ) -> Vec<SfenResult> {
-    let play = SelfPlay {
-        nodes,
-        random_plies,
-        adjudicate: ADJUDICATE,
-    };
-    sfen_games::generate(Position::startpos, weights, games, &play, rng, |pos| {
+    sfen_games::generate(Position::startpos, weights, play, ADJUDICATE, rng, |pos| {
         match pos.outcome() {
             GameOutcome::Won(c) => Some(black_result(c)),
             GameOutcome::Drawn => Some(0.5),
@@ -95,7 +87,12 @@ mod tests {
 
     #[test]
     fn games_are_reproducible_and_label_each_position_from_its_side_to_move() {
-        let play = || generate(&embedded(), 2, 200, 4, 400, &mut Rng(5));
+        let settings = SelfPlay {
+            games: 2,
+            nodes: 200,
+            random_plies: 4,
+        };
+        let play = || generate(&embedded(), &settings, 400, &mut Rng(5));
         let samples = play();
         assert_eq!(samples, play());
         assert!(samples.len() > 20, "{}", samples.len());

@@ -23,25 +23,25 @@ pub fn black_result(winner: Color) -> f64 {
     }
 }
 
-/// How the self-play games are played.
+/// How many self-play games, and how they are played: the same settings in every game.
 pub struct SelfPlay {
+    pub games: usize,
     /// Nodes a move, up to half as many again drawn at random.
     pub nodes: u64,
     /// Random legal moves from the start before the engine plays.
     pub random_plies: usize,
-    /// A search score this large (or a mate) for the side to move ends the game as its win.
-    pub adjudicate: i32,
 }
 
-/// Plays `games` games of `evaluator` against itself from `start()` and returns the positions
-/// not in check, each labelled with the result from its side to move's view. Before every
-/// move `game_over` may end the game with Black's result (the game's own rules and ply cap);
-/// it also ends when the mover has no move (a loss) or a score reaches `play.adjudicate`.
+/// Plays `play.games` games of `evaluator` against itself from `start()` and returns the
+/// positions not in check, each labelled with the result from its side to move's view. Before
+/// every move `game_over` may end the game with Black's result (the game's own rules and ply
+/// cap); it also ends when the mover has no move (a loss), or when a search score this large
+/// (or a mate) for the side to move reaches `adjudicate`, as its win.
 pub fn generate<G: Game>(
     start: impl Fn() -> G,
     evaluator: &G::Evaluator,
-    games: usize,
     play: &SelfPlay,
+    adjudicate: i32,
     rng: &mut Rng,
     game_over: impl Fn(&G) -> Option<f64>,
 ) -> Vec<SfenResult> {
@@ -51,7 +51,7 @@ pub fn generate<G: Game>(
         ..SearchOptions::default()
     };
     let mut out = Vec::new();
-    for _ in 0..games {
+    for _ in 0..play.games {
         let mut pos = start();
         for _ in 0..play.random_plies {
             let moves = pos.legal_moves();
@@ -77,8 +77,8 @@ pub fn generate<G: Game>(
                 if let Report::Pv(info) = r {
                     score = match info.score {
                         Score::Cp(v) => v,
-                        Score::Mate(n) if n > 0 => play.adjudicate,
-                        Score::Mate(_) => -play.adjudicate,
+                        Score::Mate(n) if n > 0 => adjudicate,
+                        Score::Mate(_) => -adjudicate,
                     };
                 }
             });
@@ -86,7 +86,7 @@ pub fn generate<G: Game>(
             let Outcome::Move { best, .. } = outcome else {
                 break black_result(mover.flip());
             };
-            if score.abs() >= play.adjudicate {
+            if score.abs() >= adjudicate {
                 break black_result(if score > 0 { mover } else { mover.flip() });
             }
             if !pos.in_check() {

@@ -26,24 +26,12 @@ impl Params for YariWeights {
     }
 }
 
-/// Plays `games` games of `weights` against itself with `nodes` per move (up to half as many
-/// again, drawn at random), each from the start position after `random_plies` random moves, and
-/// returns the positions not in check labelled with the result. A game ends at a repetition
-/// (a draw, or the loss of the side giving perpetual check), when the mover has no move, at
-/// `MAX_PLY` moves as a draw, or when the search scores `ADJUDICATE` or a mate.
-pub fn generate(
-    weights: &Arc<YariWeights>,
-    games: usize,
-    nodes: u64,
-    random_plies: usize,
-    rng: &mut Rng,
-) -> Vec<SfenResult> {
-    let play = SelfPlay {
-        nodes,
-        random_plies,
-        adjudicate: ADJUDICATE,
-    };
-    sfen_games::generate(Position::startpos, weights, games, &play, rng, |pos| {
+/// Plays the self-play games of `weights` against itself (see [`SelfPlay`]) and returns the
+/// positions not in check labelled with the result. A game ends at a repetition (a draw, or
+/// the loss of the side giving perpetual check), when the mover has no move, at `MAX_PLY`
+/// moves as a draw, or when the search scores `ADJUDICATE` or a mate.
+pub fn generate(weights: &Arc<YariWeights>, play: &SelfPlay, rng: &mut Rng) -> Vec<SfenResult> {
+    sfen_games::generate(Position::startpos, weights, play, ADJUDICATE, rng, |pos| {
         let mover = pos.side_to_move();
         if pos.legal_moves().is_empty() {
             return Some(black_result(mover.flip()));
@@ -83,7 +71,12 @@ mod tests {
 
     #[test]
     fn games_label_each_position_from_its_side_to_move() {
-        let samples = generate(&YariWeights::embedded(), 2, 300, 4, &mut Rng(5));
+        let play = SelfPlay {
+            games: 2,
+            nodes: 300,
+            random_plies: 4,
+        };
+        let samples = generate(&YariWeights::embedded(), &play, &mut Rng(5));
         assert!(samples.len() > 20, "{}", samples.len());
         assert_labelled_from_the_mover(&samples, |sfen| Position::from_sfen(sfen).unwrap());
     }
