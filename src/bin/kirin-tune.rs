@@ -9,7 +9,7 @@ use kirin::eval::yari::YariWeights;
 use kirin::shogi::{Color, Position};
 use kirin::tune::records::read_positions;
 use kirin::tune::selfplay::{Player, Rng, play_game, read_openings};
-use kirin::tune::sfen_games::SfenResult;
+use kirin::tune::sfen_games::{SelfPlay, SfenResult};
 use kirin::tune::{FitConfig, fit};
 use std::collections::HashMap;
 use std::io::Write;
@@ -486,13 +486,15 @@ fn sfen_result_files(a: &Args) -> Result<Vec<kirin::tune::sfen_games::SfenResult
 fn yari_gen_cmd(a: &Args) -> Result<(), String> {
     let out = a.str("out")?;
     let weights = weights_arg(a, "weights", YariWeights::parse, YariWeights::embedded)?;
-    let games: usize = a.num("games", 100)?;
-    let nodes: u64 = a.num("nodes", 3000)?;
-    let plies: usize = a.num("random-plies", 6)?;
+    let play = SelfPlay {
+        games: a.num("games", 100)?,
+        nodes: a.num("nodes", 3000)?,
+        random_plies: a.num("random-plies", 6)?,
+    };
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
-    let samples = kirin::tune::yari::generate(&weights, games, nodes, plies, &mut rng);
-    write_generated(out, &samples, games, t)
+    let samples = kirin::tune::yari::generate(&weights, &play, &mut rng);
+    write_generated(out, &samples, play.games, t)
 }
 
 fn yari_fit_cmd(a: &Args) -> Result<(), String> {
@@ -512,14 +514,16 @@ fn yari_fit_cmd(a: &Args) -> Result<(), String> {
 fn dai_gen_cmd(a: &Args) -> Result<(), String> {
     let out = a.str("out")?;
     let weights = weights_arg(a, "weights", DaiWeights::parse, kirin::eval::dai::embedded)?;
-    let games: usize = a.num("games", 100)?;
-    let nodes: u64 = a.num("nodes", 2000)?;
-    let plies: usize = a.num("random-plies", 8)?;
+    let play = SelfPlay {
+        games: a.num("games", 100)?,
+        nodes: a.num("nodes", 2000)?,
+        random_plies: a.num("random-plies", 8)?,
+    };
     let max_plies: u32 = a.num("max-plies", 600)?;
     let mut rng = Rng(a.num("seed", 1)?);
     let t = Instant::now();
-    let samples = kirin::tune::dai::generate(&weights, games, nodes, plies, max_plies, &mut rng);
-    write_generated(out, &samples, games, t)
+    let samples = kirin::tune::dai::generate(&weights, &play, max_plies, &mut rng);
+    write_generated(out, &samples, play.games, t)
 }
 
 fn dai_fit_cmd(a: &Args) -> Result<(), String> {

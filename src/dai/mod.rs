@@ -53,65 +53,44 @@ pub use sfen::DaiSfenError;
 pub use types::{Move, Piece, PieceType, Square};
 pub use values::value;
 
-use std::mem;
+use crate::shogi::perft::PerftPosition;
+
+/// Counted by the perft of shogi/perft.rs under the position's own rules; [`perft`] and
+/// [`divide`] turn the repetition rule off first, as the perft tables count.
+impl PerftPosition for Position {
+    type Move = Move;
+    type MoveList = Vec<Move>;
+    fn perft_moves(&self, list: &mut Vec<Move>) {
+        list.clear();
+        self.generate(GenType::All, list);
+    }
+    fn do_move(&mut self, m: Move) {
+        Position::do_move(self, m);
+    }
+    fn undo_move(&mut self) {
+        Position::undo_move(self);
+    }
+}
 
 /// Leaf count at `depth`, bulk-counting the last ply, with no repetition rule (as the perft
 /// tables count).
 pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    let rules = pos.rules();
-    pos.set_rules(Rules {
-        repetition: RepetitionRule::Off,
-        ..rules
-    });
-    let mut lists: Vec<Vec<Move>> = (0..depth).map(|_| Vec::with_capacity(512)).collect();
-    let n = perft_inner(pos, depth, &mut lists);
-    pos.set_rules(rules);
-    n
-}
-
-fn perft_inner(pos: &mut Position, depth: u32, lists: &mut [Vec<Move>]) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let Some((list, rest)) = lists.split_first_mut() else {
-        return 0;
-    };
-    list.clear();
-    pos.generate(GenType::All, list);
-    if depth == 1 {
-        return list.len() as u64;
-    }
-    let moves = mem::take(list);
-    let mut nodes = 0;
-    for &m in &moves {
-        pos.do_move(m);
-        nodes += perft_inner(pos, depth - 1, rest);
-        pos.undo_move();
-    }
-    *list = moves;
-    nodes
+    without_repetition(pos, |pos| crate::shogi::perft::perft(pos, depth))
 }
 
 /// Per-root-move counts, in generation order, with no repetition rule.
 pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
-    }
+    without_repetition(pos, |pos| crate::shogi::perft::divide(pos, depth))
+}
+
+/// `count` run with the repetition rule off, the position's rules restored after.
+fn without_repetition<T>(pos: &mut Position, count: impl FnOnce(&mut Position) -> T) -> T {
     let rules = pos.rules();
     pos.set_rules(Rules {
         repetition: RepetitionRule::Off,
         ..rules
     });
-    let out = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| {
-            pos.do_move(m);
-            let n = perft(pos, depth - 1);
-            pos.undo_move();
-            (m, n)
-        })
-        .collect();
+    let out = count(pos);
     pos.set_rules(rules);
     out
 }

@@ -54,30 +54,6 @@ fn internal_options(opts: &SearchOptions) -> SearchOptions {
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-pub fn think<G: Game>(
-    pos: &G,
-    limits: &Limits<G::Move>,
-    opts: &SearchOptions,
-    tt: &TranspositionTable,
-    control: &SearchControl,
-    evaluator: &G::Evaluator,
-    histories: &mut HistoryPool<G>,
-    report: &mut (dyn FnMut(Report<G::Move>) + Send),
-) -> Outcome<G::Move> {
-    let start = limits.start.unwrap_or_else(Instant::now);
-    let opts = &internal_options(opts);
-    let reporter = Reporter::new(opts, report);
-    let outcome = decide(
-        pos, limits, opts, tt, control, evaluator, histories, &reporter, start,
-    );
-    // In ponder and infinite mode the answer waits for `stop` or `ponderhit`.
-    while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    outcome
-}
-
 fn root_move_list<G: Game>(pos: &G, limits: &Limits<G::Move>) -> Vec<RootMove<G::Move>> {
     let moves: Vec<G::Move> = if limits.searchmoves.is_empty() {
         let mut list = MoveList::new();
@@ -127,8 +103,49 @@ fn settled_line<M>(
     }
 }
 
+/// The answer at a root that needs no search: a declaration, a try, or no move to search
+/// (reported as `mate -0` where there is no legal move at all).
+fn unsearched_answer<G: Game>(
+    pos: &G,
+    root_moves: &[RootMove<G::Move>],
+    opts: &SearchOptions,
+    tt: &TranspositionTable,
+    reporter: &Reporter<G::Move>,
+    start: Instant,
+) -> Option<Outcome<G::Move>> {
+    if pos.can_declare_win(opts.entering_king_rule) {
+        reporter.text("entering-king declaration");
+        reporter.immediate(settled_line(1, Score::Mate(1), Vec::new(), tt, start));
+        return Some(Outcome::Win);
+    }
+    if let Some(m) = pos.try_move(opts.entering_king_rule) {
+        reporter.text("try rule: king reaches the try square");
+        reporter.immediate(settled_line(1, Score::Mate(1), vec![m], tt, start));
+        return Some(Outcome::Move {
+            best: m,
+            ponder: None,
+        });
+    }
+    if root_moves.is_empty() {
+        if pos.legal_moves().is_empty() {
+            reporter.immediate(settled_line(0, Score::Mate(0), Vec::new(), tt, start));
+        }
+        return Some(Outcome::Resign);
+    }
+    None
+}
+
+/// In ponder and infinite mode an answer waits for `stop` or `ponderhit`.
+fn hold_while_pondering(control: &SearchControl) {
+    while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+/// The move at `pos`: the answer without search where the root needs none, else what the
+/// search threads find, reported through `report` as they go.
 #[allow(clippy::too_many_arguments)]
-fn decide<G: Game>(
+pub fn think<G: Game>(
     pos: &G,
     limits: &Limits<G::Move>,
     opts: &SearchOptions,
@@ -136,28 +153,15 @@ fn decide<G: Game>(
     control: &SearchControl,
     evaluator: &G::Evaluator,
     histories: &mut HistoryPool<G>,
-    reporter: &Reporter<G::Move>,
-    start: Instant,
+    report: &mut (dyn FnMut(Report<G::Move>) + Send),
 ) -> Outcome<G::Move> {
-    if pos.can_declare_win(opts.entering_king_rule) {
-        reporter.text("entering-king declaration");
-        reporter.immediate(settled_line(1, Score::Mate(1), Vec::new(), tt, start));
-        return Outcome::Win;
-    }
-    if let Some(m) = pos.try_move(opts.entering_king_rule) {
-        reporter.text("try rule: king reaches the try square");
-        reporter.immediate(settled_line(1, Score::Mate(1), vec![m], tt, start));
-        return Outcome::Move {
-            best: m,
-            ponder: None,
-        };
-    }
+    let start = limits.start.unwrap_or_else(Instant::now);
+    let opts = &internal_options(opts);
+    let reporter = &Reporter::new(opts, report);
     let root_moves = root_move_list(pos, limits);
-    if root_moves.is_empty() {
-        if pos.legal_moves().is_empty() {
-            reporter.immediate(settled_line(0, Score::Mate(0), Vec::new(), tt, start));
-        }
-        return Outcome::Resign;
+    if let Some(outcome) = unsearched_answer(pos, &root_moves, opts, tt, reporter, start) {
+        hold_while_pondering(control);
+        return outcome;
     }
 
     let threads = opts.threads.max(1);
@@ -273,11 +277,9 @@ fn decide<G: Game>(
         );
         drop(main_running);
         reporter.flush();
-        // The main thread finished on its own (depth limit, mate, single move): in ponder or
-        // infinite mode it holds its answer until told, then the helpers stop with it.
-        while control.pondering.load(Ordering::SeqCst) && !control.stopped() {
-            std::thread::sleep(Duration::from_millis(1));
-        }
+        // The main thread finished on its own (depth limit, mate, single move): it holds its
+        // answer until told, then the helpers stop with it.
+        hold_while_pondering(control);
         control.halt();
         let mut all = vec![ThreadResult {
             depth: main.completed_depth,

@@ -4,7 +4,9 @@
 //! `eval::dai`), which the fit keeps as it is and adds to each position's value.
 
 use super::selfplay::Rng;
-use super::sfen_games::{self, Linear, Model, SelfPlay, SfenResult, black_result, featurize};
+use super::sfen_games::{
+    self, Linear, Model, Params, SelfPlay, SfenResult, black_result, featurize,
+};
 use crate::dai::{Outcome as GameOutcome, Position};
 use crate::eval::CP_PER_LOGIT;
 use crate::eval::dai::{DaiFeatures, DaiWeights};
@@ -24,26 +26,28 @@ impl Linear for DaiFeatures {
     }
 }
 
-/// Plays `games` games of `weights` against itself with `nodes` per move (up to half as many
-/// again, drawn at random), each from the start position after `random_plies` random moves, and
-/// returns the positions not in check labelled with the result. A game ends when a side has
-/// lost all its royals or has no move (both `Position::outcome`, under the default rules: a
-/// repeating move is illegal), at `max_plies` plies as a draw, or when the search scores
-/// `ADJUDICATE` or a mate for the side to move.
+/// The hunt terms are not parameters: they stay as in the weights the fit starts from.
+impl Params for DaiWeights {
+    fn to_params(&self) -> Vec<f64> {
+        DaiWeights::to_params(self)
+    }
+    fn with_params(&self, params: &[f64]) -> DaiWeights {
+        DaiWeights::with_params(self, params)
+    }
+}
+
+/// Plays the self-play games of `weights` against itself (see [`SelfPlay`]) and returns the
+/// positions not in check labelled with the result. A game ends when a side has lost all its
+/// royals or has no move (both `Position::outcome`, under the default rules: a repeating move
+/// is illegal), at `max_plies` plies as a draw, or when the search scores `ADJUDICATE` or a
+/// mate for the side to move.
 pub fn generate(
     weights: &Arc<DaiWeights>,
-    games: usize,
-    nodes: u64,
-    random_plies: usize,
+    play: &SelfPlay,
     max_plies: u32,
     rng: &mut Rng,
 ) -> Vec<SfenResult> {
-    let play = SelfPlay {
-        nodes,
-        random_plies,
-        adjudicate: ADJUDICATE,
-    };
-    sfen_games::generate(Position::startpos, weights, games, &play, rng, |pos| {
+    sfen_games::generate(Position::startpos, weights, play, ADJUDICATE, rng, |pos| {
         match pos.outcome() {
             GameOutcome::Won(c) => Some(black_result(c)),
             GameOutcome::Drawn => Some(0.5),
@@ -66,20 +70,12 @@ pub fn fit(
     lr: f64,
     l2: f64,
 ) -> Result<(DaiWeights, f64, f64), String> {
-    let data = featurize(samples, |sfen| {
-        Position::from_sfen(sfen)
-            .map(|p| DaiWeights::features(&p))
-            .map_err(|e| e.to_string())
-    })?;
+    let data = featurize(samples, Position::from_sfen, DaiWeights::features)?;
     let model = Model {
         value: |w: &[f64], f: &DaiFeatures| f.value(w, start),
         scale: SCALE,
     };
-    let prior = start.to_params();
-    let before = model.loss(&data, &prior);
-    let fitted = start.with_params(&model.fit(&data, &prior, epochs, lr, l2));
-    let after = model.loss(&data, &fitted.to_params());
-    Ok((fitted, before, after))
+    Ok(model.fit_weights(&data, start, epochs, lr, l2))
 }
 
 #[cfg(test)]
@@ -87,25 +83,20 @@ mod tests {
     use super::*;
     use crate::dai::PieceType;
     use crate::eval::dai::embedded;
+    use crate::tune::sfen_games::assert_labelled_from_the_mover;
 
     #[test]
     fn games_are_reproducible_and_label_each_position_from_its_side_to_move() {
-        let play = || generate(&embedded(), 2, 200, 4, 400, &mut Rng(5));
+        let settings = SelfPlay {
+            games: 2,
+            nodes: 200,
+            random_plies: 4,
+        };
+        let play = || generate(&embedded(), &settings, 400, &mut Rng(5));
         let samples = play();
         assert_eq!(samples, play());
         assert!(samples.len() > 20, "{}", samples.len());
-        for pair in samples.windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            let (pa, pb) = (
-                Position::from_sfen(&a.sfen).unwrap(),
-                Position::from_sfen(&b.sfen).unwrap(),
-            );
-            assert!([0.0, 0.5, 1.0].contains(&a.result));
-            // Consecutive positions of one game with opposite movers have opposite results.
-            if pa.game_ply() + 1 == pb.game_ply() && pa.side_to_move() != pb.side_to_move() {
-                assert_eq!(a.result, 1.0 - b.result, "{} / {}", a.sfen, b.sfen);
-            }
-        }
+        assert_labelled_from_the_mover(&samples, |sfen| Position::from_sfen(sfen).unwrap());
     }
 
     #[test]

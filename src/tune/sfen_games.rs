@@ -6,6 +6,7 @@ use super::selfplay::Rng;
 use crate::game::Game;
 use crate::search::{Limits, Outcome, Report, Score, SearchOptions, Searcher};
 use crate::shogi::Color;
+use std::fmt::Display;
 
 /// A position from a game and the game's result from its side to move's view (1, 0.5, 0).
 #[derive(Clone, Debug, PartialEq)]
@@ -22,25 +23,25 @@ pub fn black_result(winner: Color) -> f64 {
     }
 }
 
-/// How the self-play games are played.
+/// How many self-play games, and how they are played: the same settings in every game.
 pub struct SelfPlay {
+    pub games: usize,
     /// Nodes a move, up to half as many again drawn at random.
     pub nodes: u64,
     /// Random legal moves from the start before the engine plays.
     pub random_plies: usize,
-    /// A search score this large (or a mate) for the side to move ends the game as its win.
-    pub adjudicate: i32,
 }
 
-/// Plays `games` games of `evaluator` against itself from `start()` and returns the positions
-/// not in check, each labelled with the result from its side to move's view. Before every
-/// move `game_over` may end the game with Black's result (the game's own rules and ply cap);
-/// it also ends when the mover has no move (a loss) or a score reaches `play.adjudicate`.
+/// Plays `play.games` games of `evaluator` against itself from `start()` and returns the
+/// positions not in check, each labelled with the result from its side to move's view. Before
+/// every move `game_over` may end the game with Black's result (the game's own rules and ply
+/// cap); it also ends when the mover has no move (a loss), or when a search score this large
+/// (or a mate) for the side to move reaches `adjudicate`, as its win.
 pub fn generate<G: Game>(
     start: impl Fn() -> G,
     evaluator: &G::Evaluator,
-    games: usize,
     play: &SelfPlay,
+    adjudicate: i32,
     rng: &mut Rng,
     game_over: impl Fn(&G) -> Option<f64>,
 ) -> Vec<SfenResult> {
@@ -50,7 +51,7 @@ pub fn generate<G: Game>(
         ..SearchOptions::default()
     };
     let mut out = Vec::new();
-    for _ in 0..games {
+    for _ in 0..play.games {
         let mut pos = start();
         for _ in 0..play.random_plies {
             let moves = pos.legal_moves();
@@ -76,8 +77,8 @@ pub fn generate<G: Game>(
                 if let Report::Pv(info) = r {
                     score = match info.score {
                         Score::Cp(v) => v,
-                        Score::Mate(n) if n > 0 => play.adjudicate,
-                        Score::Mate(_) => -play.adjudicate,
+                        Score::Mate(n) if n > 0 => adjudicate,
+                        Score::Mate(_) => -adjudicate,
                     };
                 }
             });
@@ -85,7 +86,7 @@ pub fn generate<G: Game>(
             let Outcome::Move { best, .. } = outcome else {
                 break black_result(mover.flip());
             };
-            if score.abs() >= play.adjudicate {
+            if score.abs() >= adjudicate {
                 break black_result(if score > 0 { mover } else { mover.flip() });
             }
             if !pos.in_check() {
@@ -133,17 +134,18 @@ pub fn write_sfen_results(samples: &[SfenResult]) -> String {
         .collect()
 }
 
-/// Each sample's features (by `features`, which parses the SFEN) with its result; an error
-/// names the SFEN, and no samples at all is an error too.
-pub fn featurize<F>(
+/// Each sample's features (`features` of the position `parse` reads from its SFEN) with its
+/// result; an error names the SFEN, and no samples at all is an error too.
+pub fn featurize<P, E: Display, F>(
     samples: &[SfenResult],
-    features: impl Fn(&str) -> Result<F, String>,
+    parse: impl Fn(&str) -> Result<P, E>,
+    features: impl Fn(&P) -> F,
 ) -> Result<Vec<(F, f64)>, String> {
     let data: Vec<(F, f64)> = samples
         .iter()
         .map(|s| {
-            features(&s.sfen)
-                .map(|f| (f, s.result))
+            parse(&s.sfen)
+                .map(|pos| (features(&pos), s.result))
                 .map_err(|e| format!("{}: {e}", s.sfen))
         })
         .collect::<Result<_, _>>()?;
@@ -162,6 +164,13 @@ impl Linear for Vec<f64> {
     fn linear(&self) -> &[f64] {
         self
     }
+}
+
+/// An evaluation's weights as the fit sees them: a vector of parameters.
+pub trait Params {
+    fn to_params(&self) -> Vec<f64>;
+    /// These weights with `params` fitted (what the fit holds fixed kept as it is here).
+    fn with_params(&self, params: &[f64]) -> Self;
 }
 
 /// The evaluation as a function of the parameters: `value(w, f)` is linear in `w` along
@@ -229,6 +238,41 @@ impl<V> Model<V> {
             }
         }
         w
+    }
+
+    /// Fits the parameters of `start` to `data` (see [`Model::fit`]) and returns the fitted
+    /// weights with the loss before and after; the loss after is that of the weights as they
+    /// keep the parameters (rounded), not of the raw fit.
+    pub fn fit_weights<F: Linear, W: Params>(
+        &self,
+        data: &[(F, f64)],
+        start: &W,
+        epochs: usize,
+        lr: f64,
+        l2: f64,
+    ) -> (W, f64, f64)
+    where
+        V: Fn(&[f64], &F) -> f64,
+    {
+        let prior = start.to_params();
+        let before = self.loss(data, &prior);
+        let fitted = start.with_params(&self.fit(data, &prior, epochs, lr, l2));
+        let after = self.loss(data, &fitted.to_params());
+        (fitted, before, after)
+    }
+}
+
+/// Checks what every game's samples must show: results of 1, 0.5 or 0, and opposite results for
+/// consecutive positions of one game with opposite movers (`parse` reads a sample's SFEN).
+#[cfg(test)]
+pub fn assert_labelled_from_the_mover<G: Game>(samples: &[SfenResult], parse: impl Fn(&str) -> G) {
+    for pair in samples.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let (pa, pb) = (parse(&a.sfen), parse(&b.sfen));
+        assert!([0.0, 0.5, 1.0].contains(&a.result));
+        if pa.game_ply() + 1 == pb.game_ply() && pa.side_to_move() != pb.side_to_move() {
+            assert_eq!(a.result, 1.0 - b.result, "{} / {}", a.sfen, b.sfen);
+        }
     }
 }
 

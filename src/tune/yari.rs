@@ -3,7 +3,7 @@
 //! features (the evaluation is linear in its parameters, see `eval::yari`).
 
 use super::selfplay::Rng;
-use super::sfen_games::{self, Model, SelfPlay, SfenResult, black_result, featurize};
+use super::sfen_games::{self, Model, Params, SelfPlay, SfenResult, black_result, featurize};
 use crate::eval::yari::YariWeights;
 use crate::shogi::Repetition;
 use crate::yari::Position;
@@ -16,24 +16,22 @@ const ADJUDICATE: i32 = 4000;
 /// Internal units: a value `v` means a winning probability of `1 / (1 + exp(-v / SCALE))`.
 const SCALE: f64 = 1182.0;
 
-/// Plays `games` games of `weights` against itself with `nodes` per move (up to half as many
-/// again, drawn at random), each from the start position after `random_plies` random moves, and
-/// returns the positions not in check labelled with the result. A game ends at a repetition
-/// (a draw, or the loss of the side giving perpetual check), when the mover has no move, at
-/// `MAX_PLY` moves as a draw, or when the search scores `ADJUDICATE` or a mate.
-pub fn generate(
-    weights: &Arc<YariWeights>,
-    games: usize,
-    nodes: u64,
-    random_plies: usize,
-    rng: &mut Rng,
-) -> Vec<SfenResult> {
-    let play = SelfPlay {
-        nodes,
-        random_plies,
-        adjudicate: ADJUDICATE,
-    };
-    sfen_games::generate(Position::startpos, weights, games, &play, rng, |pos| {
+/// Every term of yari's evaluation is a parameter.
+impl Params for YariWeights {
+    fn to_params(&self) -> Vec<f64> {
+        YariWeights::to_params(self)
+    }
+    fn with_params(&self, params: &[f64]) -> YariWeights {
+        YariWeights::from_params(params)
+    }
+}
+
+/// Plays the self-play games of `weights` against itself (see [`SelfPlay`]) and returns the
+/// positions not in check labelled with the result. A game ends at a repetition (a draw, or
+/// the loss of the side giving perpetual check), when the mover has no move, at `MAX_PLY`
+/// moves as a draw, or when the search scores `ADJUDICATE` or a mate.
+pub fn generate(weights: &Arc<YariWeights>, play: &SelfPlay, rng: &mut Rng) -> Vec<SfenResult> {
+    sfen_games::generate(Position::startpos, weights, play, ADJUDICATE, rng, |pos| {
         let mover = pos.side_to_move();
         if pos.legal_moves().is_empty() {
             return Some(black_result(mover.flip()));
@@ -58,42 +56,29 @@ pub fn fit(
     lr: f64,
     l2: f64,
 ) -> Result<(YariWeights, f64, f64), String> {
-    let data = featurize(samples, |sfen| {
-        Position::from_sfen(sfen)
-            .map(|p| YariWeights::features(&p))
-            .map_err(|e| e.to_string())
-    })?;
+    let data = featurize(samples, Position::from_sfen, YariWeights::features)?;
     let model = Model {
         value: |w: &[f64], f: &Vec<f64>| w.iter().zip(f).map(|(a, b)| a * b).sum::<f64>(),
         scale: SCALE,
     };
-    let prior = start.to_params();
-    let before = model.loss(&data, &prior);
-    let fitted = YariWeights::from_params(&model.fit(&data, &prior, epochs, lr, l2));
-    let after = model.loss(&data, &fitted.to_params());
-    Ok((fitted, before, after))
+    Ok(model.fit_weights(&data, start, epochs, lr, l2))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tune::sfen_games::assert_labelled_from_the_mover;
 
     #[test]
     fn games_label_each_position_from_its_side_to_move() {
-        let samples = generate(&YariWeights::embedded(), 2, 300, 4, &mut Rng(5));
+        let play = SelfPlay {
+            games: 2,
+            nodes: 300,
+            random_plies: 4,
+        };
+        let samples = generate(&YariWeights::embedded(), &play, &mut Rng(5));
         assert!(samples.len() > 20, "{}", samples.len());
-        for pair in samples.windows(2) {
-            let (a, b) = (&pair[0], &pair[1]);
-            let (pa, pb) = (
-                Position::from_sfen(&a.sfen).unwrap(),
-                Position::from_sfen(&b.sfen).unwrap(),
-            );
-            assert!([0.0, 0.5, 1.0].contains(&a.result));
-            // Consecutive positions of one game with opposite movers have opposite results.
-            if pa.game_ply() + 1 == pb.game_ply() && pa.side_to_move() != pb.side_to_move() {
-                assert_eq!(a.result, 1.0 - b.result, "{} / {}", a.sfen, b.sfen);
-            }
-        }
+        assert_labelled_from_the_mover(&samples, |sfen| Position::from_sfen(sfen).unwrap());
     }
 
     #[test]

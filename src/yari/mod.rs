@@ -15,38 +15,23 @@ pub use position::{Position, START_SFEN, StateInfo, YariPieces};
 pub use rules::value;
 pub use types::{Hand, Piece, PieceType};
 
-use crate::shogi::Move;
+pub use crate::shogi::perft::{divide, perft};
 
-/// Leaf count at `depth`, bulk-counting the last ply.
-pub fn perft(pos: &mut Position, depth: u32) -> u64 {
-    if depth == 0 {
-        return 1;
-    }
-    let moves = pos.legal_moves();
-    if depth == 1 {
-        return moves.len() as u64;
-    }
-    let mut nodes = 0;
-    for m in moves {
-        pos.do_move(m);
-        nodes += perft(pos, depth - 1);
-        pos.undo_move();
-    }
-    nodes
-}
+use crate::shogi::perft::PerftPosition;
+use crate::shogi::{Move, MoveList};
 
-/// Per-root-move counts, in generation order.
-pub fn divide(pos: &mut Position, depth: u32) -> Vec<(Move, u64)> {
-    if depth == 0 {
-        return Vec::new();
+/// Counted by the perft of shogi/perft.rs in standard shogi's move lists: yari's moves are the
+/// standard ones.
+impl PerftPosition for Position {
+    type Move = Move;
+    type MoveList = MoveList;
+    fn perft_moves(&self, list: &mut MoveList) {
+        *list = self.legal_moves();
     }
-    pos.legal_moves()
-        .into_iter()
-        .map(|m| {
-            pos.do_move(m);
-            let n = perft(pos, depth - 1);
-            pos.undo_move();
-            (m, n)
-        })
-        .collect()
+    fn do_move(&mut self, m: Move) {
+        Position::do_move(self, m);
+    }
+    fn undo_move(&mut self) {
+        Position::undo_move(self);
+    }
 }
