@@ -2,7 +2,9 @@
 //! (one move per distinct resulting position: a double move only when the first step captures,
 //! one pass per position), both promotion choices where promotion is optional.
 
-use super::attacks::{DIRS, MB_RANK, MB_TO_SQ, PATTERNS, SQ_TO_MB, relative_rank};
+use super::attacks::{
+    DIRS, MAILBOX, MB_RANK, MB_TO_SQ, PATTERNS, Pattern, SQ_TO_MB, relative_rank,
+};
 use super::position::{DeclinedPawnRule, Position, RepetitionRule, color_bit};
 use super::types::{Move, PieceType, Square, WHITE_BIT, parse_move_text};
 use crate::shogi::Color;
@@ -28,6 +30,48 @@ pub enum GenType {
 fn is_enemy(c: u8, them_bit: u8) -> bool {
     let x = c ^ them_bit;
     (1..64).contains(&x)
+}
+
+/// Calls `visit(cell, content, jumped)` for each cell the piece with pattern `pat` on cell `from`
+/// reaches, whoever stands there: along each slide or step up to and including the first
+/// occupied cell, then each jump (`jumped` set). `sign` turns Black's pattern for White. Move
+/// generation and mobility both walk a piece's reach this way. The walk is inlined, and visits
+/// empty and occupied cells from separate branches, so that each caller's visit is compiled once
+/// for an empty cell and once for a piece: as cheap as when each caller wrote the walk out.
+#[inline(always)]
+fn visit_reach(
+    board: &[u8; MAILBOX],
+    pat: &Pattern,
+    from: usize,
+    sign: i32,
+    mut visit: impl FnMut(usize, u8, bool),
+) {
+    for (&r, &dir) in pat.range.iter().zip(DIRS.iter()) {
+        if r == 0 {
+            continue;
+        }
+        let d = dir * sign;
+        let mut t = from as i32;
+        for _ in 0..r {
+            t += d;
+            let c = board[t as usize];
+            if c == 0 {
+                visit(t as usize, 0, false);
+            } else {
+                visit(t as usize, c, false);
+                break;
+            }
+        }
+    }
+    for &j in &pat.jumps[..pat.jump_count as usize] {
+        let t = (from as i32 + i32::from(j) * sign) as usize;
+        let c = board[t];
+        if c == 0 {
+            visit(t, 0, true);
+        } else {
+            visit(t, c, true);
+        }
+    }
 }
 
 #[inline]
@@ -196,36 +240,15 @@ impl Position {
             forced_promotion: self.rules.forced_promotion,
             declined: self.declined_counts(from),
         };
-        for (&r, &dir) in pat.range.iter().zip(DIRS.iter()) {
-            if r == 0 {
-                continue;
-            }
-            let d = dir * sign;
-            let mut t = from as i32;
-            for _ in 0..r {
-                t += d;
-                let c = board[t as usize];
-                if c == 0 {
-                    if which != GenType::Tactical || (2..=27).contains(&kind) {
-                        g.push(from, t as usize, kind, false);
-                    }
-                } else {
-                    if is_enemy(c, them_bit) {
-                        g.push(from, t as usize, kind, true);
-                    }
-                    break;
-                }
-            }
-        }
-        for j in 0..pat.jump_count as usize {
-            let t = (from as i32 + pat.jumps[j] as i32 * sign) as usize;
-            let c = board[t];
+        visit_reach(board, pat, from, sign, |t, c, jumped| {
             if c == 0 {
-                g.push(from, t, kind, false);
+                if jumped || which != GenType::Tactical || (2..=27).contains(&kind) {
+                    g.push(from, t, kind, false);
+                }
             } else if is_enemy(c, them_bit) {
                 g.push(from, t, kind, true);
             }
-        }
+        });
         if pat.lion_dirs != 0 {
             for (k, &dir) in DIRS.iter().enumerate() {
                 if pat.lion_dirs & 1 << k == 0 {
@@ -272,26 +295,9 @@ impl Position {
         let them_bit = if white { 0 } else { WHITE_BIT };
         let pat = &PATTERNS[(p & 63) as usize];
         let mut n = 0;
-        for (&r, &dir) in pat.range.iter().zip(DIRS.iter()) {
-            if r == 0 {
-                continue;
-            }
-            let d = dir * sign;
-            let mut t = from as i32;
-            for _ in 0..r {
-                t += d;
-                let c = board[t as usize];
-                if c != 0 {
-                    n += u32::from(is_enemy(c, them_bit));
-                    break;
-                }
-                n += 1;
-            }
-        }
-        for &j in &pat.jumps[..pat.jump_count as usize] {
-            let c = board[(from as i32 + i32::from(j) * sign) as usize];
+        visit_reach(board, pat, from, sign, |_, c, _| {
             n += u32::from(c == 0 || is_enemy(c, them_bit));
-        }
+        });
         n
     }
 

@@ -63,6 +63,12 @@ fn used(c: &Cluster, i: usize) -> bool {
     c[data(i) + 1] >> 32 != 0
 }
 
+/// Whether slot `i` of `c` holds an entry for `key`: every lookup skips the other slots.
+#[inline]
+fn holds(c: &Cluster, i: usize, key: u64) -> bool {
+    c[i] == key && used(c, i)
+}
+
 #[inline]
 fn amount(c: &Cluster, i: usize) -> u32 {
     (c[data(i) + 1] >> 32) as u32
@@ -164,6 +170,13 @@ impl Table {
         ((u128::from(key) * self.clusters.len() as u128) >> 64) as usize
     }
 
+    /// The cluster `key`'s entries are stored in, for the stores to change.
+    #[inline]
+    fn cluster_mut(&mut self, key: u64) -> &mut Cluster {
+        let idx = self.index(key);
+        &mut self.clusters[idx]
+    }
+
     /// Asks the CPU to start loading the line holding a cluster's keys, so that a probe soon
     /// after finds it in cache.
     #[inline]
@@ -188,7 +201,7 @@ impl Table {
         let mut disproven: Option<Entry> = None;
         let mut exact: Option<Entry> = None;
         for i in 0..CLUSTER {
-            if c[i] != key || !used(c, i) {
+            if !holds(c, i, key) {
                 continue;
             }
             let e = read(c, i);
@@ -236,11 +249,10 @@ impl Table {
 
     /// Stores a proof: mate in `len` for any hand dominating `proof_hand`.
     pub fn store_proof(&mut self, key: u64, proof_hand: Hand, len: u16, best: Move, amount: u32) {
-        let idx = self.index(key);
-        let c = &mut self.clusters[idx];
+        let c = self.cluster_mut(key);
         let mut target = None;
         for i in 0..CLUSTER {
-            if c[i] != key || !used(c, i) {
+            if !holds(c, i, key) {
                 continue;
             }
             let e = read(c, i);
@@ -276,11 +288,10 @@ impl Table {
     /// Stores a disproof: no mate within `no_mate_le` plies (`INF_LEN`: none at all) for any hand
     /// dominated by `disproof_hand`.
     pub fn store_disproof(&mut self, key: u64, disproof_hand: Hand, no_mate_le: u16, amount: u32) {
-        let idx = self.index(key);
-        let c = &mut self.clusters[idx];
+        let c = self.cluster_mut(key);
         let mut target = None;
         for i in 0..CLUSTER {
-            if c[i] != key || !used(c, i) {
+            if !holds(c, i, key) {
                 continue;
             }
             let mut e = read(c, i);
@@ -321,10 +332,9 @@ impl Table {
     /// Stores the numbers of an unsolved node searched with exactly `hand`.
     pub fn store_open(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, best: Move, amount: u32) {
         debug_assert!(pn != 0 && dn != 0);
-        let idx = self.index(key);
-        let c = &mut self.clusters[idx];
+        let c = self.cluster_mut(key);
         for i in 0..CLUSTER {
-            if c[i] != key || !used(c, i) {
+            if !holds(c, i, key) {
                 continue;
             }
             let mut e = read(c, i);

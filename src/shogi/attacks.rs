@@ -61,12 +61,13 @@ const fn build_rays() -> [[Bitboard; 81]; 8] {
 
 static RAYS: [[Bitboard; 81]; 8] = build_rays();
 
-/// Step patterns for Black (forward = towards rank a = rank step -1).
-const PAWN_STEPS: &[(i32, i32)] = &[(0, -1)];
-const KNIGHT_STEPS: &[(i32, i32)] = &[(1, -2), (-1, -2)];
+/// Step patterns for Black (forward = towards rank a = rank step -1). Yari shogi's pawn, knight,
+/// gold and king step alike, so it builds its tables from these too.
+pub(crate) const PAWN_STEPS: &[(i32, i32)] = &[(0, -1)];
+pub(crate) const KNIGHT_STEPS: &[(i32, i32)] = &[(1, -2), (-1, -2)];
 const SILVER_STEPS: &[(i32, i32)] = &[(0, -1), (1, -1), (-1, -1), (1, 1), (-1, 1)];
-const GOLD_STEPS: &[(i32, i32)] = &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)];
-const KING_STEPS: &[(i32, i32)] = &[
+pub(crate) const GOLD_STEPS: &[(i32, i32)] = &[(0, -1), (1, -1), (-1, -1), (1, 0), (-1, 0), (0, 1)];
+pub(crate) const KING_STEPS: &[(i32, i32)] = &[
     (0, -1),
     (1, -1),
     (-1, -1),
@@ -100,22 +101,21 @@ const S_SILVER: usize = 2;
 const S_GOLD: usize = 3;
 const S_KING: usize = 4;
 
-const fn build_steps() -> [[[Bitboard; 81]; 5]; 2] {
-    let patterns: [&[(i32, i32)]; 5] = [
-        PAWN_STEPS,
-        KNIGHT_STEPS,
-        SILVER_STEPS,
-        GOLD_STEPS,
-        KING_STEPS,
-    ];
-    let mut t = [[[Bitboard(0); 81]; 5]; 2];
+/// The squares each pattern reaches, by colour, pattern and square, on a board of the first
+/// `SQUARES / 9` files: a narrower board is the low bits of the 9x9 one, so a step that leaves it
+/// lands on a bit the mask clears. Yari shogi's 7-file board builds its table with this.
+pub(crate) const fn step_table<const PATTERNS: usize, const SQUARES: usize>(
+    patterns: [&[(i32, i32)]; PATTERNS],
+) -> [[[Bitboard; SQUARES]; PATTERNS]; 2] {
+    let board = (1u128 << SQUARES) - 1;
+    let mut t = [[[Bitboard(0); SQUARES]; PATTERNS]; 2];
     let mut c = 0;
     while c < 2 {
         let mut k = 0;
-        while k < 5 {
+        while k < PATTERNS {
             let mut sq = 0;
-            while sq < 81 {
-                t[c][k][sq] = Bitboard(steps(sq, c, patterns[k]));
+            while sq < SQUARES {
+                t[c][k][sq] = Bitboard(steps(sq, c, patterns[k]) & board);
                 sq += 1;
             }
             k += 1;
@@ -125,7 +125,13 @@ const fn build_steps() -> [[[Bitboard; 81]; 5]; 2] {
     t
 }
 
-static STEP: [[[Bitboard; 81]; 5]; 2] = build_steps();
+static STEP: [[[Bitboard; 81]; 5]; 2] = step_table([
+    PAWN_STEPS,
+    KNIGHT_STEPS,
+    SILVER_STEPS,
+    GOLD_STEPS,
+    KING_STEPS,
+]);
 
 /// Every piece's moves on an empty board, by colour, kind (`PieceType as usize`) and square.
 const fn build_pseudo() -> [[[Bitboard; 81]; 15]; 2] {
@@ -400,23 +406,32 @@ pub fn step_reference(sq: Square, dirs: &[(i8, i8)], files: u8) -> Bitboard {
     bb
 }
 
+/// The king's eight directions, for the reference attacks of both games.
+pub const KING_DIRECTIONS: [(i8, i8); 8] = [
+    (0, 1),
+    (0, -1),
+    (1, 0),
+    (-1, 0),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The gold's six directions for a side whose forward rank step is `fwd`, for the reference
+/// attacks of both games (yari's golds step as standard shogi's do).
+pub fn gold_directions(fwd: i8) -> [(i8, i8); 6] {
+    [(0, fwd), (1, fwd), (-1, fwd), (1, 0), (-1, 0), (0, -fwd)]
+}
+
 /// The slow, obviously correct version of `attacks`, walking square by square; tests compare the
 /// fast functions against it.
 pub fn attacks_reference(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
     let fwd: i8 = if c == Color::Black { -1 } else { 1 };
     let slide = |dirs: &[(i8, i8)]| slide_reference(sq, occ, dirs, 9);
     let step = |dirs: &[(i8, i8)]| step_reference(sq, dirs, 9);
-    let gold = [(0, fwd), (1, fwd), (-1, fwd), (1, 0), (-1, 0), (0, -fwd)];
-    let king = [
-        (0, 1),
-        (0, -1),
-        (1, 0),
-        (-1, 0),
-        (1, 1),
-        (1, -1),
-        (-1, 1),
-        (-1, -1),
-    ];
+    let gold = gold_directions(fwd);
+    let king = KING_DIRECTIONS;
     let orth = [(0, 1), (0, -1), (1, 0), (-1, 0)];
     let diag = [(1, 1), (1, -1), (-1, 1), (-1, -1)];
     match pt {
@@ -437,16 +452,49 @@ pub fn attacks_reference(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> 
     }
 }
 
+/// Asserts that a game's fast attacks agree with its reference for every square of `board`, colour
+/// and kind in `kinds`, on `boards` random occupancies of `board` drawn from `seed`: the test
+/// both games' attack tables answer to.
+#[cfg(test)]
+pub(crate) fn assert_attacks_match_reference<K: Copy + std::fmt::Debug>(
+    board: Bitboard,
+    kinds: &[K],
+    seed: u64,
+    boards: usize,
+    fast: impl Fn(Color, K, Square, Bitboard) -> Bitboard,
+    reference: impl Fn(Color, K, Square, Bitboard) -> Bitboard,
+) {
+    let mut s = seed;
+    let mut next = move || {
+        s ^= s << 13;
+        s ^= s >> 7;
+        s ^= s << 17;
+        s
+    };
+    for _ in 0..boards {
+        // Sparse and dense boards both: AND of several random words thins the occupancy.
+        let mut occ = ((next() as u128) << 64 | next() as u128) & board.0;
+        for _ in 0..(next() % 3) {
+            occ &= (next() as u128) << 64 | next() as u128;
+        }
+        let occ = Bitboard(occ);
+        for sq in board {
+            for c in Color::ALL {
+                for &pt in kinds {
+                    assert_eq!(
+                        fast(c, pt, sq, occ),
+                        reference(c, pt, sq, occ),
+                        "{c:?} {pt:?} on {sq}"
+                    );
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn xorshift(state: &mut u64) -> u64 {
-        *state ^= *state << 13;
-        *state ^= *state >> 7;
-        *state ^= *state << 17;
-        *state
-    }
 
     /// Every square from which a stepping piece of either colour attacks a neighbour of `k` lies
     /// in `king_step_zone(k)`, so the king's move generation may skip the step test without it.
@@ -476,27 +524,14 @@ mod tests {
 
     #[test]
     fn fast_attacks_match_reference_on_random_occupancies() {
-        let mut s = 0x9e3779b97f4a7c15u64;
-        for _ in 0..4000 {
-            // Sparse and dense boards both: AND of several random words thins the occupancy.
-            let mut occ = ((xorshift(&mut s) as u128) << 64 | xorshift(&mut s) as u128)
-                & super::super::bitboard::BOARD_MASK;
-            for _ in 0..(xorshift(&mut s) % 3) {
-                occ &= (xorshift(&mut s) as u128) << 64 | xorshift(&mut s) as u128;
-            }
-            let occ = Bitboard(occ);
-            for sq in Square::all() {
-                for c in Color::ALL {
-                    for pt in PieceType::ALL {
-                        assert_eq!(
-                            attacks(c, pt, sq, occ),
-                            attacks_reference(c, pt, sq, occ),
-                            "{c:?} {pt:?} on {sq}"
-                        );
-                    }
-                }
-            }
-        }
+        assert_attacks_match_reference(
+            Bitboard::ALL,
+            &PieceType::ALL,
+            0x9e3779b97f4a7c15,
+            4000,
+            attacks,
+            attacks_reference,
+        );
     }
 
     #[test]

@@ -51,6 +51,12 @@ pub trait PieceSet: Sized + 'static {
     }
     /// Pieces of colour `c` attacking `sq`, given occupancy `occ`.
     fn attackers_to(pos: &Board<Self>, c: Color, sq: Square, occ: Bitboard) -> Bitboard;
+    /// Whether a piece of kind `pt` and colour `c` on `sq` attacks `target` with occupancy `occ`:
+    /// how `gives_check` finds a direct check.
+    fn attacks_square(c: Color, pt: Self::Kind, sq: Square, target: Square, occ: Bitboard) -> bool;
+    /// Whether the side to move, playing board move `m`, uncovers a check by one of its sliders
+    /// on the enemy king on `ksq`; `occ` is the occupancy after the move.
+    fn uncovers_check(pos: &Board<Self>, m: Move, ksq: Square, occ: Bitboard) -> bool;
 
     /// Whether `sq` is on this game's board.
     #[inline]
@@ -377,6 +383,32 @@ impl<S: PieceSet> Board<S> {
     }
 
     // ---- making moves --------------------------------------------------------------------
+
+    /// Plays a move that must be legal in this position (from the generator or `parse_move`).
+    pub fn do_move(&mut self, m: Move) {
+        let gives_check = self.gives_check(m);
+        self.do_move_with_check(m, gives_check);
+    }
+
+    /// Whether legal move `m` checks the opponent's king, directly or by uncovering a slider.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(ksq) = self.kings[(!us).index()] else {
+            return false;
+        };
+        let to = m.to();
+        let pt = self.moved_kind_after(m);
+        let mut occ = self.occupied() | Bitboard::from_square(to);
+        if !m.is_drop() {
+            occ ^= Bitboard::from_square(m.from());
+        }
+        if S::attacks_square(us, pt, to, ksq, occ) {
+            return true;
+        }
+        // Only a slider that the moved piece was shielding can start checking; the position is
+        // legal, so no slider was checking before.
+        !m.is_drop() && S::uncovers_check(self, m, ksq, occ)
+    }
 
     /// `do_move` when the caller already knows whether `m` gives check (the search does).
     pub fn do_move_with_check(&mut self, m: Move, gives_check: bool) {

@@ -5,6 +5,10 @@
 use crate::shogi::attacks::{self, king_attacks, knight_attacks};
 use crate::shogi::{Bitboard, Move, MoveList, PieceType, Position, Square, movegen};
 
+/// The kinds a mating drop may put down, strongest first: SFEN's hand order without its last
+/// kind, the pawn, since a pawn drop may not mate.
+const MATING_DROPS: &[PieceType] = PieceType::SFEN_HAND_ORDER.split_last().unwrap().1;
+
 pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let us = pos.side_to_move();
     let them = !us;
@@ -32,15 +36,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     };
     let hand = pos.hand(us);
     if !hand.is_empty() {
-        // A pawn drop may not mate, so pawns are never tried.
-        for pt in [
-            PieceType::Rook,
-            PieceType::Bishop,
-            PieceType::Gold,
-            PieceType::Silver,
-            PieceType::Knight,
-            PieceType::Lance,
-        ] {
+        for &pt in MATING_DROPS {
             if !hand.has(pt) {
                 continue;
             }

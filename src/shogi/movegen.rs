@@ -17,11 +17,93 @@ pub const MAX_MOVES: usize = 600;
 pub type MoveList = ArrayVec<Move, MAX_MOVES>;
 
 /// Which classes of moves to produce. Tactical: captures (with every legal promotion choice) and
-/// promotions to empty squares. Quiet: the rest, drops included. The two never overlap.
+/// promotions to empty squares. Quiet: the rest, drops included. The two never overlap. Yari
+/// shogi's generator asks for the same classes.
 #[derive(Copy, Clone, PartialEq, Eq, Debug)]
-struct Classes {
-    tactical: bool,
-    quiet: bool,
+pub(crate) struct Classes {
+    pub(crate) tactical: bool,
+    pub(crate) quiet: bool,
+}
+
+impl Classes {
+    pub(crate) const BOTH: Classes = Classes {
+        tactical: true,
+        quiet: true,
+    };
+    pub(crate) const TACTICAL: Classes = Classes {
+        tactical: true,
+        quiet: false,
+    };
+    pub(crate) const QUIET: Classes = Classes {
+        tactical: false,
+        quiet: true,
+    };
+
+    /// Pushes the board move from `from` to `to` in these classes: promoting where it
+    /// `can_promote` (tactical either way), and not promoting where `keep_unpromoted` (tactical
+    /// for a `capture`, quiet otherwise).
+    #[inline]
+    pub(crate) fn push_choices(
+        self,
+        list: &mut MoveList,
+        from: Square,
+        to: Square,
+        capture: bool,
+        can_promote: bool,
+        keep_unpromoted: bool,
+    ) {
+        if can_promote && self.tactical {
+            list.push(Move::normal(from, to, true));
+        }
+        if keep_unpromoted && (if capture { self.tactical } else { self.quiet }) {
+            list.push(Move::normal(from, to, false));
+        }
+    }
+
+    /// The squares of `to_bb` (none of them ours) that a move which cannot promote may go to:
+    /// a capture, onto `theirs`, is tactical, any other move quiet.
+    #[inline]
+    pub(crate) fn unpromoted_to(self, to_bb: Bitboard, theirs: Bitboard) -> Bitboard {
+        match (self.tactical, self.quiet) {
+            (true, true) => to_bb,
+            (true, false) => to_bb & theirs,
+            (false, true) => to_bb.and_not(theirs),
+            (false, false) => Bitboard::EMPTY,
+        }
+    }
+}
+
+/// Pushes the king's steps from `k` to the squares of `to_bb` that `attacked` finds safe; the
+/// caller tests each square with the king taken off the board, so that the king cannot hide
+/// behind itself from a slider.
+#[inline]
+pub(crate) fn push_king_steps(
+    list: &mut MoveList,
+    k: Square,
+    to_bb: Bitboard,
+    attacked: impl Fn(Square) -> bool,
+) {
+    for to in to_bb {
+        if !attacked(to) {
+            list.push(Move::normal(k, to, false));
+        }
+    }
+}
+
+/// Where pieces other than the king may go, as (captures, quiet moves): onto `theirs` and onto
+/// `empty`, or, in check, only onto the checker and the squares between it and the king. The
+/// caller has already returned in double check.
+#[inline]
+pub(crate) fn destinations(
+    checkers: Bitboard,
+    king: Option<Square>,
+    theirs: Bitboard,
+    empty: Bitboard,
+) -> (Bitboard, Bitboard) {
+    match (checkers.is_some(), king) {
+        (true, Some(k)) => (checkers, between(k, checkers.lsb())),
+        _ => (theirs, empty),
+    }
 }
 
 /// Every legal move (full mode), as perft counts them.
@@ -34,63 +116,28 @@ pub fn legal_moves(pos: &Position) -> MoveList {
 /// `legal_moves` into the caller's list, which saves copying the list out where that matters
 /// (perft).
 pub fn all_moves(pos: &Position, list: &mut MoveList) {
-    generate::<true>(
-        pos,
-        list,
-        Classes {
-            tactical: true,
-            quiet: true,
-        },
-    );
+    generate::<true>(pos, list, Classes::BOTH);
 }
 
 /// Legal moves for the search: no useless non-promotions.
 pub fn search_moves(pos: &Position, list: &mut MoveList) {
-    generate::<false>(
-        pos,
-        list,
-        Classes {
-            tactical: true,
-            quiet: true,
-        },
-    );
+    generate::<false>(pos, list, Classes::BOTH);
 }
 
 /// Captures and promotions (search mode). In check these are the tactical evasions.
 pub fn tactical_moves(pos: &Position, list: &mut MoveList) {
-    generate::<false>(
-        pos,
-        list,
-        Classes {
-            tactical: true,
-            quiet: false,
-        },
-    );
+    generate::<false>(pos, list, Classes::TACTICAL);
 }
 
 /// Non-capturing non-promotions and drops (search mode); complements `tactical_moves`.
 pub fn quiet_moves(pos: &Position, list: &mut MoveList) {
-    generate::<false>(
-        pos,
-        list,
-        Classes {
-            tactical: false,
-            quiet: true,
-        },
-    );
+    generate::<false>(pos, list, Classes::QUIET);
 }
 
 /// All legal replies to a check (search mode). The position must be in check.
 pub fn evasions(pos: &Position, list: &mut MoveList) {
     debug_assert!(pos.in_check());
-    generate::<false>(
-        pos,
-        list,
-        Classes {
-            tactical: true,
-            quiet: true,
-        },
-    );
+    generate::<false>(pos, list, Classes::BOTH);
 }
 
 /// Quiet moves that give check (search mode), for quiescence and mate search.
@@ -104,14 +151,7 @@ pub fn quiet_checks(pos: &Position, list: &mut MoveList) {
 /// since a mate search must not miss a checking non-promotion such as an unpromoted bishop).
 pub fn checks(pos: &Position, list: &mut MoveList) {
     let mut all = MoveList::new();
-    generate::<true>(
-        pos,
-        &mut all,
-        Classes {
-            tactical: true,
-            quiet: true,
-        },
-    );
+    generate::<true>(pos, &mut all, Classes::BOTH);
     list.extend(all.into_iter().filter(|&m| pos.gives_check(m)));
 }
 
@@ -161,18 +201,7 @@ fn push<const ALL: bool>(
             _ => false,
         };
     let keep_unpromoted = !must_promote && (ALL || !useless);
-    if can_promote && classes.tactical {
-        list.push(Move::normal(from, to, true));
-    }
-    if keep_unpromoted
-        && (if capture {
-            classes.tactical
-        } else {
-            classes.quiet
-        })
-    {
-        list.push(Move::normal(from, to, false));
-    }
+    classes.push_choices(list, from, to, capture, can_promote, keep_unpromoted);
 }
 
 fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Classes) {
@@ -186,43 +215,23 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
     let king = pos.king_square(us);
 
     if let Some(k) = king {
-        let mut to_bb = attacks::king_attacks(k).and_not(ours);
-        if !classes.tactical {
-            to_bb &= empty;
-        }
-        if !classes.quiet {
-            to_bb &= theirs;
-        }
+        let to_bb = classes.unpromoted_to(attacks::king_attacks(k).and_not(ours), theirs);
         let without_king = occ ^ Bitboard::from_square(k);
         // Most kings have no enemy stepper within reach of their neighbours (always so in
         // opening positions): then each destination needs only the sliders' test.
         if (attacks::king_step_zone(k) & pos.steppers(them)).is_some() {
-            for to in to_bb {
-                if !pos.is_attacked(them, to, without_king) {
-                    list.push(Move::normal(k, to, false));
-                }
-            }
+            push_king_steps(list, k, to_bb, |to| pos.is_attacked(them, to, without_king));
         } else {
-            for to in to_bb {
-                if !pos.is_attacked_by_slider(them, to, without_king) {
-                    list.push(Move::normal(k, to, false));
-                }
-            }
+            push_king_steps(list, k, to_bb, |to| {
+                pos.is_attacked_by_slider(them, to, without_king)
+            });
         }
         if checkers.more_than_one() {
             return;
         }
     }
 
-    // Destinations for pieces other than the king: everywhere, or only onto the checker and the
-    // squares between it and the king.
-    let (capture_to, quiet_to) = match (checkers.is_some(), king) {
-        (true, Some(k)) => {
-            let c = checkers.lsb();
-            (checkers, between(k, c))
-        }
-        _ => (theirs, empty),
-    };
+    let (capture_to, quiet_to) = destinations(checkers, king, theirs, empty);
     // Promotions to empty squares are tactical, so quiet destinations matter to both classes.
     let target = capture_to | quiet_to;
     let pinned = pos.pinned(us);
@@ -236,12 +245,7 @@ fn generate<const ALL: bool>(pos: &Position, list: &mut MoveList, classes: Class
         Color::Black => Bitboard::ranks(0, 2),
         Color::White => Bitboard::ranks(6, 8),
     };
-    let plain_to = match (classes.tactical, classes.quiet) {
-        (true, true) => target,
-        (true, false) => target & theirs,
-        (false, true) => target.and_not(theirs),
-        (false, false) => Bitboard::EMPTY,
-    };
+    let plain_to = classes.unpromoted_to(target, theirs);
     // Positions with a pinned piece are rare: only they pay for a pin test per piece.
     macro_rules! moves_from {
         ($from:expr, $to_bb:expr, $pt:expr) => {

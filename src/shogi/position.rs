@@ -93,6 +93,35 @@ impl PieceSet for StandardPieces {
 
     const CHEAPEST_FIRST: &'static [PieceType] = see::CHEAPEST_FIRST;
 
+    /// Most moves land out of reach of the king even on an empty board.
+    #[inline]
+    fn attacks_square(c: Color, pt: PieceType, sq: Square, target: Square, occ: Bitboard) -> bool {
+        attacks::pseudo_attacks(c, pt, sq).has(target)
+            && attacks::attacks(c, pt, sq, occ).has(target)
+    }
+
+    #[inline]
+    fn uncovers_check(pos: &Position, m: Move, ksq: Square, occ: Bitboard) -> bool {
+        let (from, to) = (m.from(), m.to());
+        let us = pos.side;
+        let line = attacks::line(ksq, from);
+        if line.is_empty() || line.has(to) {
+            return false;
+        }
+        let (orthogonal, diagonal, lances) = (
+            pos.slot(us, ROOK_DRAGON),
+            pos.slot(us, BISHOP_HORSE),
+            pos.pieces_cp(us, PieceType::Lance),
+        );
+        // Usually no slider of ours stands on that line at all.
+        if (line & (orthogonal | diagonal | lances)).is_empty() {
+            return false;
+        }
+        // None of our pieces stands on `to` before the move, so any slider that now reaches the
+        // king through the vacated square is a discovered check.
+        movegen::slider_hits(pos, us, ksq, occ)
+    }
+
     fn attackers_behind(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
         see::slider_attackers(pos, sq, occ)
     }
@@ -209,55 +238,5 @@ impl Position {
     #[inline]
     pub fn pinned(&self, c: Color) -> Bitboard {
         self.blockers_for_king(c) & self.by_color[c.index()]
-    }
-
-    // ---- making moves --------------------------------------------------------------------
-
-    /// Plays a move that must be legal in this position (from the generator or `parse_move`).
-    pub fn do_move(&mut self, m: Move) {
-        let gives_check = self.gives_check(m);
-        self.do_move_with_check(m, gives_check);
-    }
-
-    /// Whether legal move `m` checks the opponent's king, directly or by uncovering a slider.
-    pub fn gives_check(&self, m: Move) -> bool {
-        let us = self.side;
-        let Some(ksq) = self.kings[(!us).index()] else {
-            return false;
-        };
-        let to = m.to();
-        let pt = self.moved_kind_after(m);
-        let mut occ = self.occupied() | Bitboard::from_square(to);
-        if !m.is_drop() {
-            occ ^= Bitboard::from_square(m.from());
-        }
-        // Most moves land out of reach of the king even on an empty board.
-        if attacks::pseudo_attacks(us, pt, to).has(ksq)
-            && attacks::attacks(us, pt, to, occ).has(ksq)
-        {
-            return true;
-        }
-        if m.is_drop() {
-            return false;
-        }
-        let from = m.from();
-        // Only a slider that the moved piece was shielding can start checking; the position is
-        // legal, so no slider was checking before.
-        let line = attacks::line(ksq, from);
-        if line.is_empty() || line.has(to) {
-            return false;
-        }
-        let (orthogonal, diagonal, lances) = (
-            self.slot(us, ROOK_DRAGON),
-            self.slot(us, BISHOP_HORSE),
-            self.pieces_cp(us, PieceType::Lance),
-        );
-        // Usually no slider of ours stands on that line at all.
-        if (line & (orthogonal | diagonal | lances)).is_empty() {
-            return false;
-        }
-        // None of our pieces stands on `to` before the move, so any slider that now reaches the
-        // king through the vacated square is a discovered check.
-        movegen::slider_hits(self, us, ksq, occ)
     }
 }

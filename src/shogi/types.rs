@@ -146,32 +146,10 @@ pub enum PieceType {
 impl PieceType {
     pub const PROMOTED: u8 = 8;
     /// Every kind, unpromoted first.
-    pub const ALL: [PieceType; 14] = [
-        PieceType::Pawn,
-        PieceType::Lance,
-        PieceType::Knight,
-        PieceType::Silver,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Gold,
-        PieceType::King,
-        PieceType::ProPawn,
-        PieceType::ProLance,
-        PieceType::ProKnight,
-        PieceType::ProSilver,
-        PieceType::Horse,
-        PieceType::Dragon,
-    ];
-    /// Kinds that can be held in hand, in SFEN order (R B G S N L P reversed for indexing).
-    pub const HAND: [PieceType; 7] = [
-        PieceType::Pawn,
-        PieceType::Lance,
-        PieceType::Knight,
-        PieceType::Silver,
-        PieceType::Bishop,
-        PieceType::Rook,
-        PieceType::Gold,
-    ];
+    pub const ALL: [PieceType; 14] = PieceType::numbered_from_pawn();
+    /// Kinds that can be held in hand, in SFEN order (R B G S N L P reversed for indexing): the
+    /// seven kinds a hand holds are numbers 1 to 7.
+    pub const HAND: [PieceType; 7] = PieceType::numbered_from_pawn();
     /// Hand kinds in the order SFEN writes them.
     pub const SFEN_HAND_ORDER: [PieceType; 7] = [
         PieceType::Rook,
@@ -182,6 +160,21 @@ impl PieceType {
         PieceType::Lance,
         PieceType::Pawn,
     ];
+
+    /// The first `N` kinds in number order, so that the lists of kinds follow the numbering
+    /// instead of repeating it.
+    const fn numbered_from_pawn<const N: usize>() -> [PieceType; N] {
+        let mut kinds = [PieceType::Pawn; N];
+        let mut i = 0;
+        while i < N {
+            kinds[i] = match PieceType::from_u8(i as u8 + 1) {
+                Some(pt) => pt,
+                None => panic!("kinds are numbered 1 to 14"),
+            };
+            i += 1;
+        }
+        kinds
+    }
 
     #[inline]
     pub const fn from_u8(v: u8) -> Option<PieceType> {

@@ -7,21 +7,9 @@
 use super::attacks::{self, BOARD};
 use super::position::Position;
 use super::types::PieceType;
-use crate::shogi::attacks::{between, line};
+use crate::shogi::attacks::line;
+use crate::shogi::movegen::{Classes, destinations, push_king_steps};
 use crate::shogi::{Bitboard, Color, Kind, Move, MoveList, Square};
-
-/// Which classes of moves to produce. Tactical: captures (with every promotion choice) and
-/// promotions to empty squares. Quiet: the other board moves, and drops. They never overlap.
-#[derive(Copy, Clone)]
-struct Classes {
-    tactical: bool,
-    quiet: bool,
-}
-
-const ALL: Classes = Classes {
-    tactical: true,
-    quiet: true,
-};
 
 /// The far three ranks for `c`.
 #[inline]
@@ -61,25 +49,6 @@ pub fn drop_squares(pos: &Position, us: Color, pt: PieceType, targets: Bitboard)
     }
 }
 
-#[inline]
-fn push(
-    list: &mut MoveList,
-    us: Color,
-    pt: PieceType,
-    from: Square,
-    to: Square,
-    capture: bool,
-    cl: Classes,
-) {
-    let (can_promote, must_promote) = promotion_options(us, pt, from, to);
-    if can_promote && cl.tactical {
-        list.push(Move::normal(from, to, true));
-    }
-    if !must_promote && (if capture { cl.tactical } else { cl.quiet }) {
-        list.push(Move::normal(from, to, false));
-    }
-}
-
 fn generate(pos: &Position, list: &mut MoveList, cl: Classes) {
     let us = pos.side_to_move();
     let them = !us;
@@ -91,30 +60,15 @@ fn generate(pos: &Position, list: &mut MoveList, cl: Classes) {
     let king = pos.king_square(us);
 
     if let Some(k) = king {
-        let mut to_bb = attacks::king_steps(k).and_not(ours);
-        if !cl.tactical {
-            to_bb &= empty;
-        }
-        if !cl.quiet {
-            to_bb &= theirs;
-        }
+        let to_bb = cl.unpromoted_to(attacks::king_steps(k).and_not(ours), theirs);
         let without_king = occ ^ Bitboard::from_square(k);
-        for to in to_bb {
-            if !pos.is_attacked(them, to, without_king) {
-                list.push(Move::normal(k, to, false));
-            }
-        }
+        push_king_steps(list, k, to_bb, |to| pos.is_attacked(them, to, without_king));
         if checkers.more_than_one() {
             return;
         }
     }
 
-    // Destinations for everything but the king: anywhere, or only onto the checker and the
-    // squares between it and the king.
-    let (capture_to, quiet_to) = match (checkers.is_some(), king) {
-        (true, Some(k)) => (checkers, between(k, checkers.lsb())),
-        _ => (theirs, empty),
-    };
+    let (capture_to, quiet_to) = destinations(checkers, king, theirs, empty);
     // Promotions to empty squares are tactical, so empty destinations are needed for either class.
     let targets = capture_to | quiet_to;
     let pinned = pos.pinned(us);
@@ -131,7 +85,8 @@ fn generate(pos: &Position, list: &mut MoveList, cl: Classes) {
             dest &= line(k, from);
         }
         for to in dest {
-            push(list, us, pt, from, to, theirs.has(to), cl);
+            let (can_promote, must_promote) = promotion_options(us, pt, from, to);
+            cl.push_choices(list, from, to, theirs.has(to), can_promote, !must_promote);
         }
     }
 
@@ -155,37 +110,23 @@ impl Position {
     /// Every legal move, as perft counts them.
     pub fn legal_moves(&self) -> MoveList {
         let mut list = MoveList::new();
-        generate(self, &mut list, ALL);
+        generate(self, &mut list, Classes::BOTH);
         list
     }
 
     /// Legal captures (with and without promotion) and promotions to empty squares.
     pub fn tactical_moves(&self, list: &mut MoveList) {
-        generate(
-            self,
-            list,
-            Classes {
-                tactical: true,
-                quiet: false,
-            },
-        );
+        generate(self, list, Classes::TACTICAL);
     }
 
     /// Legal non-capturing non-promotions, and drops; complements `tactical_moves`.
     pub fn quiet_moves(&self, list: &mut MoveList) {
-        generate(
-            self,
-            list,
-            Classes {
-                tactical: false,
-                quiet: true,
-            },
-        );
+        generate(self, list, Classes::QUIET);
     }
 
     /// All legal replies to a check.
     pub fn evasions(&self, list: &mut MoveList) {
         debug_assert!(self.in_check());
-        generate(self, list, ALL);
+        generate(self, list, Classes::BOTH);
     }
 }

@@ -55,6 +55,24 @@ impl PieceSet for YariPieces {
 
     const CHEAPEST_FIRST: &'static [PieceType] = &rules::BY_VALUE;
 
+    #[inline]
+    fn attacks_square(c: Color, pt: PieceType, sq: Square, target: Square, occ: Bitboard) -> bool {
+        attacks::attacks(c, pt, sq, occ).has(target)
+    }
+
+    /// Yari has no diagonal sliders: only a piece leaving the king's file or rank for another
+    /// line can uncover one.
+    #[inline]
+    fn uncovers_check(pos: &Position, m: Move, ksq: Square, occ: Bitboard) -> bool {
+        let (from, to) = (m.from(), m.to());
+        if !(from.file() == ksq.file() || from.rank() == ksq.rank()) || line(ksq, from).has(to) {
+            return false;
+        }
+        pos.slider_attackers(pos.side, ksq, occ)
+            .and_not(Bitboard::from_square(from))
+            .is_some()
+    }
+
     /// Step patterns are symmetric left to right, so the squares a `c` piece attacks `sq` from
     /// are the squares the same pattern of the other colour reaches from `sq`.
     #[inline]
@@ -141,43 +159,6 @@ impl Position {
             }
         }
         pinned & self.by_color[c.index()]
-    }
-
-    // ---- making moves --------------------------------------------------------------------
-
-    /// Plays a move that must be legal in this position (from the generator or `parse_move`).
-    pub fn do_move(&mut self, m: Move) {
-        let gives_check = self.gives_check(m);
-        self.do_move_with_check(m, gives_check);
-    }
-
-    /// Whether legal move `m` checks the opponent's king, directly or by uncovering a slider.
-    pub fn gives_check(&self, m: Move) -> bool {
-        let us = self.side;
-        let Some(ksq) = self.kings[(!us).index()] else {
-            return false;
-        };
-        let to = m.to();
-        let pt = self.moved_kind_after(m);
-        let to_bb = Bitboard::from_square(to);
-        let mut occ = self.occupied() | to_bb;
-        if m.is_drop() {
-            return attacks::attacks(us, pt, to, occ).has(ksq);
-        }
-        let from = m.from();
-        occ ^= Bitboard::from_square(from);
-        if attacks::attacks(us, pt, to, occ).has(ksq) {
-            return true;
-        }
-        // Only a slider the moved piece was shielding can start checking: the position is legal,
-        // so none was checking before. Yari has no diagonal sliders.
-        let shield_line = line(ksq, from);
-        if !(from.file() == ksq.file() || from.rank() == ksq.rank()) || shield_line.has(to) {
-            return false;
-        }
-        self.slider_attackers(us, ksq, occ)
-            .and_not(Bitboard::from_square(from))
-            .is_some()
     }
 }
 
