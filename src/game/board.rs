@@ -2,7 +2,7 @@
 //! interface, written once: their positions are one type, `Board<S>`, so everything the search
 //! and the engine ask of the board itself (keys, make and undo, exchange values, history
 //! indices, text) forwards to it here, and each game's [`BoardGame`] brings only what differs:
-//! its checks and legality, its search-mode move lists, its end-of-game rules, its evaluation
+//! its legality, its search-mode move lists, its end-of-game rules, its evaluation
 //! and its services.
 
 use super::{
@@ -38,7 +38,6 @@ pub trait BoardGame: PieceSet<Hand: Debug + Send + Sync, Kind: Send + Sync> + Se
     type Evaluator: Clone + Send + Sync + 'static;
     type EvalStack: EvalStack<Board<Self>>;
 
-    fn gives_check(pos: &Board<Self>, m: Move) -> bool;
     fn is_legal_move(pos: &Board<Self>, m: Move) -> bool;
     fn legal_moves(pos: &Board<Self>) -> MoveList<Move>;
     /// Appends one of the search's move lists (see [`Game::search_moves`] and the three after
@@ -110,8 +109,7 @@ impl<S: BoardGame> Game for Board<S> {
 
     #[inline]
     fn do_move(&mut self, m: Move) {
-        let gives_check = S::gives_check(self, m);
-        Board::do_move_with_check(self, m, gives_check)
+        Board::do_move(self, m)
     }
     #[inline]
     fn do_move_with_check(&mut self, m: Move, gives_check: bool) {
@@ -132,7 +130,7 @@ impl<S: BoardGame> Game for Board<S> {
 
     #[inline]
     fn gives_check(&self, m: Move) -> bool {
-        S::gives_check(self, m)
+        Board::gives_check(self, m)
     }
     #[inline]
     fn is_legal_move(&self, m: Move) -> bool {

@@ -18,10 +18,6 @@ impl BoardGame for StandardPieces {
     type EvalStack = eval::EvalStack;
 
     #[inline]
-    fn gives_check(pos: &Position, m: Move) -> bool {
-        pos.gives_check(m)
-    }
-    #[inline]
     fn is_legal_move(pos: &Position, m: Move) -> bool {
         pos.is_legal_move(m)
     }

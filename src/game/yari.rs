@@ -37,10 +37,6 @@ impl BoardGame for YariPieces {
     type EvalStack = SharedWeights<YariWeights>;
 
     #[inline]
-    fn gives_check(pos: &Position, m: Move) -> bool {
-        pos.gives_check(m)
-    }
-    #[inline]
     fn is_legal_move(pos: &Position, m: Move) -> bool {
         pos.is_legal_move(m)
     }
