@@ -7,6 +7,7 @@ use kirin::dai::{
     self, DeclinedPawnRule, GenType, Move, Outcome, Piece, PieceType, Position, RepetitionRule,
     Rules, START_SFEN, Square, divide, perft,
 };
+use kirin::eval::WholePositionEvaluation;
 use kirin::shogi::Color;
 use std::collections::BTreeSet;
 

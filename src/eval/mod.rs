@@ -22,6 +22,12 @@ use std::sync::{Arc, OnceLock};
 
 pub use scale::{REPORT_SCALE, ReportScale, from_reported_cp, to_reported_cp};
 
+/// An evaluation computed from the whole position at every node (yari and dai shogi's weights),
+/// from the side to move's point of view: it carries nothing along the search's line.
+pub trait WholePositionEvaluation<P>: Send + Sync + 'static {
+    fn evaluate(&self, pos: &P) -> i32;
+}
+
 /// The engine's internal units. A value `v` for the side to move means a winning probability of
 /// `1 / (1 + exp(-v / CP_PER_LOGIT))`; a pawn on the board is worth about 90.
 pub type Value = i32;

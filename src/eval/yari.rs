@@ -1,6 +1,7 @@
 //! The yari shogi evaluation: material on the board and in hand, placement by rank, and the
 //! king's shelter. Its parameters are data (`yari_weights.txt`), read once and shared.
 
+use crate::eval::WholePositionEvaluation;
 use crate::shogi::{Color, HandCounts, Kind, Square};
 use crate::yari::{PieceType, Position, attacks};
 use std::sync::{Arc, OnceLock};
@@ -90,12 +91,6 @@ impl YariWeights {
         crate::eval::embedded_weights(&WEIGHTS, WEIGHTS_TEXT, YariWeights::parse)
     }
 
-    /// The evaluation from the side to move's point of view.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
-        let us = pos.side_to_move();
-        self.side(pos, us) - self.side(pos, !us) + self.tempo
-    }
-
     /// What colour `c` owns: pieces, their placement, its hand and its king's shelter.
     fn side(&self, pos: &Position, c: Color) -> i32 {
         let mut v = 0;
@@ -116,6 +111,14 @@ impl YariWeights {
     fn king_safety(&self, pos: &Position, c: Color, ksq: Square) -> i32 {
         let (guards, pressed) = shelter(pos, c, ksq);
         self.king_guard * guards as i32 - self.king_pressure * pressed as i32
+    }
+}
+
+impl WholePositionEvaluation<Position> for YariWeights {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
+        let us = pos.side_to_move();
+        self.side(pos, us) - self.side(pos, !us) + self.tempo
     }
 }
 

@@ -14,9 +14,7 @@
 //! - History tables group the 55 kinds into eight value classes per side, so that the
 //!   continuation table (piece-to by piece-to) stays near 26 MB.
 
-use super::{
-    Game, GameMove, MoveList, RuleOptions, SharedWeights, Variant, WholePositionEvaluation,
-};
+use super::{Game, GameMove, MoveList, RuleOptions, SharedWeights, Variant};
 use crate::dai::{GenType, Move, Piece, Position, RepetitionRule, Square, value};
 use crate::eval::dai::DaiWeights;
 use crate::shogi::{Color, MAX_MOVES, Repetition};
@@ -228,13 +226,6 @@ impl Game for Position {
         } else {
             Repetition::None
         }
-    }
-}
-
-impl WholePositionEvaluation<Position> for DaiWeights {
-    #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        DaiWeights::evaluate(self, pos)
     }
 }
 

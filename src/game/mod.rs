@@ -17,6 +17,7 @@
 //! its evaluation, the services only some games have) is the [`Variant`] trait, which each game
 //! implements beside `Game`.
 
+use crate::eval::WholePositionEvaluation;
 use arrayvec::ArrayVec;
 use std::fmt;
 use std::sync::Arc;
@@ -141,13 +142,8 @@ pub trait EvalStack<G: Game>: Send + Sized {
     fn evaluate(&self, ply: usize, pos: &G) -> i32;
 }
 
-/// An evaluation that reads the whole position each time (yari and dai shogi's linear weights):
-/// nothing is carried along the line, so its stack is the weights alone, shared by every thread.
-pub trait WholePositionEvaluation<G>: Send + Sync + 'static {
-    fn evaluate(&self, pos: &G) -> i32;
-}
-
-/// The stack of a [`WholePositionEvaluation`].
+/// The evaluation stack of an evaluation that reads the whole position each time (yari and dai
+/// shogi's weights): the weights alone, shared by every thread.
 pub struct SharedWeights<W>(Arc<W>);
 
 impl<G, W> EvalStack<G> for SharedWeights<W>

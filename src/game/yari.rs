@@ -9,7 +9,7 @@
 //! trait's defaults stand for all three.
 
 use super::board::{BoardGame, MoveSet};
-use super::{MoveList, SharedWeights, WholePositionEvaluation};
+use super::{MoveList, SharedWeights};
 use crate::eval::yari::YariWeights;
 use crate::shogi::Move;
 use crate::yari::{PieceType, Position, YariPieces, in_zone};
@@ -62,13 +62,6 @@ impl BoardGame for YariPieces {
     }
     fn default_evaluator() -> Arc<YariWeights> {
         YariWeights::embedded()
-    }
-}
-
-impl WholePositionEvaluation<Position> for YariWeights {
-    #[inline]
-    fn evaluate(&self, pos: &Position) -> i32 {
-        YariWeights::evaluate(self, pos)
     }
 }
 

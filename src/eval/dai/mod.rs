@@ -11,6 +11,7 @@
 
 use crate::dai::types::KINDS;
 use crate::dai::{PieceType, Position, Square};
+use crate::eval::WholePositionEvaluation;
 use crate::shogi::Color;
 use arrayvec::ArrayVec;
 
@@ -172,9 +173,9 @@ fn royals_of(pos: &Position) -> [ArrayVec<Square, 4>; 2] {
     royals
 }
 
-impl DaiWeights {
-    /// From the side to move's point of view.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+impl WholePositionEvaluation<Position> for DaiWeights {
+    #[inline]
+    fn evaluate(&self, pos: &Position) -> i32 {
         // Without mobility weights the piece loop keeps no trace of them.
         if self.mobility == [0; MOBILITY_GROUPS] {
             self.evaluate_with::<false>(pos)
@@ -182,7 +183,9 @@ impl DaiWeights {
             self.evaluate_with::<true>(pos)
         }
     }
+}
 
+impl DaiWeights {
     fn evaluate_with<const MOBILITY: bool>(&self, pos: &Position) -> i32 {
         let mut score = [0i32; 2];
         let mut royals: [ArrayVec<Square, 4>; 2] = [ArrayVec::new(), ArrayVec::new()];
