@@ -8,10 +8,22 @@ use std::fmt::Write as _;
 
 const WIDTH: f32 = 800.0;
 const HEIGHT: f32 = 320.0;
-const LEFT: f32 = 48.0;
-const RIGHT: f32 = 16.0;
-const TOP: f32 = 28.0;
-const BOTTOM: f32 = 32.0;
+
+/// The edges of the plotted area inside the picture: the margins hold the title and the axes'
+/// labels.
+struct Plot {
+    left: f32,
+    right: f32,
+    top: f32,
+    bottom: f32,
+}
+
+const PLOT: Plot = Plot {
+    left: 48.0,
+    right: WIDTH - 16.0,
+    top: 28.0,
+    bottom: HEIGHT - 32.0,
+};
 
 struct Geometry {
     last_ply: usize,
@@ -25,12 +37,12 @@ impl Geometry {
     }
 
     fn x(&self, ply: usize) -> f32 {
-        LEFT + (WIDTH - LEFT - RIGHT) * ply as f32 / self.last_ply as f32
+        PLOT.left + (PLOT.right - PLOT.left) * ply as f32 / self.last_ply as f32
     }
 
     /// `p` is Black's winning probability: 100 % at the top.
     fn y(&self, p: f64) -> f32 {
-        TOP + (HEIGHT - TOP - BOTTOM) * (1.0 - p as f32)
+        PLOT.top + (PLOT.bottom - PLOT.top) * (1.0 - p as f32)
     }
 
     fn points(&self, moves: &[MoveAnalysis]) -> Vec<(f32, f32)> {
@@ -75,7 +87,8 @@ pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[TurningPoint])
     let _ = writeln!(s, r#"<rect width="{w}" height="{h}" fill="white"/>"#);
     let _ = writeln!(
         s,
-        r#"<text x="{LEFT}" y="18" font-size="13">{}</text>"#,
+        r#"<text x="{}" y="18" font-size="13">{}</text>"#,
+        PLOT.left,
         escape(title)
     );
     // Horizontal grid at 0, 25, 50, 75 and 100 % with labels.
@@ -84,13 +97,13 @@ pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[TurningPoint])
         let stroke = if pct == 50 { "#888" } else { "#ddd" };
         let _ = writeln!(
             s,
-            r#"<line x1="{LEFT}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{stroke}"/>"#,
-            w - RIGHT
+            r#"<line x1="{}" y1="{y:.1}" x2="{:.1}" y2="{y:.1}" stroke="{stroke}"/>"#,
+            PLOT.left, PLOT.right
         );
         let _ = writeln!(
             s,
             r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{pct}%</text>"#,
-            LEFT - 4.0,
+            PLOT.left - 4.0,
             y + 4.0
         );
     }
@@ -99,15 +112,15 @@ pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[TurningPoint])
         let _ = writeln!(
             s,
             r#"<text x="{x:.1}" y="{:.1}" text-anchor="middle">{ply}</text>"#,
-            h - BOTTOM + 16.0
+            PLOT.bottom + 16.0
         );
     }
     for t in turning_points {
         let x = g.x(t.ply);
         let _ = writeln!(
             s,
-            r##"<line class="turning-point" x1="{x:.1}" y1="{TOP}" x2="{x:.1}" y2="{:.1}" stroke="#1f77b4" stroke-dasharray="4 3"/>"##,
-            h - BOTTOM
+            r##"<line class="turning-point" x1="{x:.1}" y1="{}" x2="{x:.1}" y2="{:.1}" stroke="#1f77b4" stroke-dasharray="4 3"/>"##,
+            PLOT.top, PLOT.bottom
         );
     }
     let points: Vec<String> = g
@@ -136,7 +149,7 @@ pub fn svg(title: &str, moves: &[MoveAnalysis], turning_points: &[TurningPoint])
     let _ = writeln!(
         s,
         r##"<text x="{:.1}" y="{:.1}" text-anchor="end" fill="#555">Black's winning probability by ply; red: blunder, orange: mistake</text>"##,
-        w - RIGHT,
+        PLOT.right,
         h - 4.0
     );
     s.push_str("</svg>\n");
@@ -175,11 +188,11 @@ pub fn png(moves: &[MoveAnalysis], turning_points: &[TurningPoint]) -> Result<Ve
         } else {
             paint(221, 221, 221)
         };
-        line(&mut pixmap, (LEFT, y), (WIDTH - RIGHT, y), &colour, &thin);
+        line(&mut pixmap, (PLOT.left, y), (PLOT.right, y), &colour, &thin);
     }
     for ply in g.ply_ticks() {
         let x = g.x(ply);
-        let bottom = HEIGHT - BOTTOM;
+        let bottom = PLOT.bottom;
         line(
             &mut pixmap,
             (x, bottom),
@@ -197,8 +210,8 @@ pub fn png(moves: &[MoveAnalysis], turning_points: &[TurningPoint]) -> Result<Ve
         let x = g.x(t.ply);
         line(
             &mut pixmap,
-            (x, TOP),
-            (x, HEIGHT - BOTTOM),
+            (x, PLOT.top),
+            (x, PLOT.bottom),
             &paint(31, 119, 180),
             &dashed,
         );

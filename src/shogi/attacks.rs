@@ -94,12 +94,15 @@ const fn steps(sq: usize, c: usize, pattern: &[(i32, i32)]) -> u128 {
     bb
 }
 
-/// Index into `STEP`: the step-moving kinds.
-const S_PAWN: usize = 0;
-const S_KNIGHT: usize = 1;
-const S_SILVER: usize = 2;
-const S_GOLD: usize = 3;
-const S_KING: usize = 4;
+/// The step-moving kinds, in the order of their patterns in `STEP`.
+#[derive(Clone, Copy)]
+enum Step {
+    Pawn,
+    Knight,
+    Silver,
+    Gold,
+    King,
+}
 
 /// The squares each pattern reaches, by colour, pattern and square, on a board of the first
 /// `SQUARES / 9` files: a narrower board is the low bits of the 9x9 one, so a step that leaves it
@@ -277,23 +280,23 @@ pub fn line(a: Square, b: Square) -> Bitboard {
 
 #[inline]
 pub fn pawn_attacks(c: Color, sq: Square) -> Bitboard {
-    STEP[c.index()][S_PAWN][sq.index()]
+    STEP[c.index()][Step::Pawn as usize][sq.index()]
 }
 #[inline]
 pub fn knight_attacks(c: Color, sq: Square) -> Bitboard {
-    STEP[c.index()][S_KNIGHT][sq.index()]
+    STEP[c.index()][Step::Knight as usize][sq.index()]
 }
 #[inline]
 pub fn silver_attacks(c: Color, sq: Square) -> Bitboard {
-    STEP[c.index()][S_SILVER][sq.index()]
+    STEP[c.index()][Step::Silver as usize][sq.index()]
 }
 #[inline]
 pub fn gold_attacks(c: Color, sq: Square) -> Bitboard {
-    STEP[c.index()][S_GOLD][sq.index()]
+    STEP[c.index()][Step::Gold as usize][sq.index()]
 }
 #[inline]
 pub fn king_attacks(sq: Square) -> Bitboard {
-    STEP[0][S_KING][sq.index()]
+    STEP[0][Step::King as usize][sq.index()]
 }
 
 /// Attacks along a ray towards higher indices: up to and including the first blocker.

@@ -19,13 +19,17 @@ pub const BOARD: Bitboard = Bitboard((1u128 << SQUARES) - 1);
 const FORWARD_DIAGONALS: &[(i32, i32)] = &[(1, -1), (-1, -1)];
 const FORWARD_THREE: &[(i32, i32)] = &[(0, -1), (1, -1), (-1, -1)];
 
-const S_PAWN: usize = 0;
-const S_FORWARD_DIAGONALS: usize = 1;
-const S_FORWARD_THREE: usize = 2;
-const S_GOLD: usize = 3;
-const S_KNIGHT: usize = 4;
-const S_KING: usize = 5;
-const PATTERNS: usize = 6;
+/// The step-moving kinds, in the order of their patterns in `STEP`.
+#[derive(Clone, Copy)]
+enum Step {
+    Pawn,
+    ForwardDiagonals,
+    ForwardThree,
+    Gold,
+    Knight,
+    King,
+}
+const PATTERNS: usize = Step::King as usize + 1;
 
 static STEP: [[[Bitboard; SQUARES]; PATTERNS]; 2] = std_attacks::step_table([
     std_attacks::PAWN_STEPS,
@@ -37,33 +41,33 @@ static STEP: [[[Bitboard; SQUARES]; PATTERNS]; 2] = std_attacks::step_table([
 ]);
 
 #[inline]
-fn step(c: Color, pattern: usize, sq: Square) -> Bitboard {
-    STEP[c.index()][pattern][sq.index()]
+fn step(c: Color, pattern: Step, sq: Square) -> Bitboard {
+    STEP[c.index()][pattern as usize][sq.index()]
 }
 
 #[inline]
 pub fn pawn_steps(c: Color, sq: Square) -> Bitboard {
-    step(c, S_PAWN, sq)
+    step(c, Step::Pawn, sq)
 }
 #[inline]
 pub fn forward_diagonal_steps(c: Color, sq: Square) -> Bitboard {
-    step(c, S_FORWARD_DIAGONALS, sq)
+    step(c, Step::ForwardDiagonals, sq)
 }
 #[inline]
 pub fn forward_three_steps(c: Color, sq: Square) -> Bitboard {
-    step(c, S_FORWARD_THREE, sq)
+    step(c, Step::ForwardThree, sq)
 }
 #[inline]
 pub fn gold_steps(c: Color, sq: Square) -> Bitboard {
-    step(c, S_GOLD, sq)
+    step(c, Step::Gold, sq)
 }
 #[inline]
 pub fn knight_leaps(c: Color, sq: Square) -> Bitboard {
-    step(c, S_KNIGHT, sq)
+    step(c, Step::Knight, sq)
 }
 #[inline]
 pub fn king_steps(sq: Square) -> Bitboard {
-    step(Color::Black, S_KING, sq)
+    step(Color::Black, Step::King, sq)
 }
 
 /// Slide straight forward for `c` (a file lies wholly on the board, so no mask is needed).
