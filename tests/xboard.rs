@@ -208,6 +208,10 @@ fn handshake_announces_the_features_and_the_variants() {
             "{flag}: {lines:?}"
         );
     }
+    assert!(
+        lines.contains(&"feature option=\"SkillLevel -spin 20 0 20\"".to_string()),
+        "{lines:?}"
+    );
     e.quit();
 }
 
@@ -288,6 +292,8 @@ fn illegal_moves_and_bad_commands_are_refused_and_the_engine_stays_up() {
     e.send("variant chess");
     e.send("setboard");
     e.send("setboard this-is-no-position w - - 0 1");
+    e.send("option SkillLevel=strong");
+    e.send("option SkillLevel=5");
     let answers = e.sync(7);
     assert!(
         answers[0].starts_with("Illegal move") && answers[0].ends_with("b2i9"),
@@ -300,7 +306,15 @@ fn illegal_moves_and_bad_commands_are_refused_and_the_engine_stays_up() {
     );
     assert!(answers[3].starts_with("Error ("), "{answers:?}");
     assert!(answers[4].contains("Illegal position"), "{answers:?}");
-    assert_eq!(answers.len(), 5, "{answers:?}");
+    assert!(
+        answers[5].starts_with("Error (") && answers[5].contains("SkillLevel"),
+        "{answers:?}"
+    );
+    assert_eq!(
+        answers.len(),
+        6,
+        "a good option value is taken silently: {answers:?}"
+    );
     // Still playing: a legal move is taken after all that.
     let (_, xboard) = first_legal("shogi", notation::SHOGI);
     e.send(&format!("usermove {xboard}"));

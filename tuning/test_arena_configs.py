@@ -61,8 +61,11 @@ class ArenaConfigTests(unittest.TestCase):
     def test_the_spsa_config_validates(self):
         self.validate("spsa", "spsa.yaml")
 
+    def test_the_side_by_side_config_validates(self):
+        self.validate("tournament", "side-by-side-300.yaml")
+
     def test_kirins_rules_where_shogiarena_has_them(self):
-        for name in ("sprt-dev-vs-base.yaml", "gpsshogi-1s.yaml", "spsa.yaml"):
+        for name in ("sprt-dev-vs-base.yaml", "gpsshogi-1s.yaml", "spsa.yaml", "side-by-side-300.yaml"):
             c = load(name)
             self.assertEqual(c["rules"]["repetition_occurrences_to_draw"], 4, name)
             self.assertEqual(c["rules"]["adjudication"]["max_plies"], 320, name)
@@ -71,8 +74,13 @@ class ArenaConfigTests(unittest.TestCase):
         gps = load("gpsshogi-1s.yaml")
         margins = {e["name"]: e["time_control"]["expiry_margin_ms"] for e in gps["engines"]}
         self.assertEqual(margins, {"kirin-dev": 500, "gpsshogi": 1100})
-        for name in ("sprt-dev-vs-base.yaml", "spsa.yaml"):
+        for name in ("sprt-dev-vs-base.yaml", "spsa.yaml", "side-by-side-300.yaml"):
             self.assertIn("expiry_margin_ms", load(name)["rules"]["time_control"], name)
+        # the match both runners play: each opening once per colour, as match.py plays a file
+        side = load("side-by-side-300.yaml")
+        self.assertEqual(side["rules"]["initial_positions"]["selection_policy"], "without_replacement")
+        self.assertEqual(side["rules"]["initial_positions"]["flip_policy"], "pair_both")
+        self.assertEqual(side["tournament"]["games_per_pair"], 400)
         sprt = load("sprt-dev-vs-base.yaml")
         self.assertEqual(sprt["sprt"]["tested_engine"], sprt["engines"][0]["name"])
 

@@ -3,12 +3,14 @@
 //! last), and searches run on a thread of their own so that the GUI's `?`, `force` or `quit`
 //! can end them.
 
-use super::output::EngineOption;
+use super::output::{EngineOption, OptionKind};
 use super::session::{Engine, Limits, Outcome, Side, Thinking};
 use crate::engine::{GameEngine, engine_for};
-use crate::game::{Color, RuleOptions};
+use crate::game::Color;
 use crate::search::time::{Clock, estimate_moves_to_go};
 use crate::search::{self, Report, Score, SearchOptions};
+use crate::usi::engine::options::Options;
+use crate::usi::response::{self, OptionDecl};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -18,6 +20,12 @@ use std::time::{Duration, Instant};
 /// XBoard's variant names and kirin's games: the one place they meet. Yari shogi is left out
 /// until kirin can describe its board to XBoard, which does not know it.
 const VARIANTS: [(&str, &str); 2] = [("shogi", "shogi"), ("dai", "daishogi")];
+
+/// The engine options XBoard offers, by their USI names, read and checked as USI reads them:
+/// the strength levels and dai shogi's rule for declined pawns. USI's other options serve GUIs,
+/// books and matches that XBoard does not drive, or have XBoard commands of their own
+/// (`memory`, `cores`, `post`).
+const OPTIONS: [&str; 3] = ["SkillLevel", "LimitStrengthDelay", "DaiDeclinedPawn"];
 
 /// A search with neither a clock nor a depth would never end; XBoard always sends a clock
 /// before `go`, so this only guards hand-typed sessions.
@@ -99,7 +107,8 @@ pub struct KirinEngine {
     start: Option<String>,
     /// The moves played since `start`, in kirin's text.
     moves: Vec<String>,
-    rules: RuleOptions,
+    /// The settings of [`OPTIONS`]; the rest keep their defaults.
+    options: Options,
     hash_mb: usize,
     threads: usize,
     /// Set when the engine declared an entering-king win instead of moving.
@@ -115,7 +124,7 @@ impl KirinEngine {
             game,
             start: None,
             moves: Vec::new(),
-            rules: crate::usi::engine::options::Options::default().rule_options(),
+            options: Options::default(),
             hash_mb: DEFAULT_HASH_MB,
             threads: 1,
             declared: false,
@@ -126,11 +135,23 @@ impl KirinEngine {
     /// Sets the game to `start` followed by `moves`; on an error nothing changes.
     fn replay(&mut self, start: Option<&str>, moves: &[String]) -> Result<(), String> {
         self.game
-            .set_position(start, moves, &self.rules)
+            .set_position(start, moves, &self.options.rule_options())
             .map_err(|e| match e {
                 crate::engine::PositionError::Sfen(why) => why,
                 crate::engine::PositionError::Move { error, .. } => error,
             })
+    }
+
+    /// Analysis is never weakened; a weakened level searches the lines it chooses among.
+    fn search_options(&self, analysing: bool) -> SearchOptions {
+        let level = self.options.search_options();
+        SearchOptions {
+            threads: self.threads,
+            consideration_mode: analysing,
+            skill: level.skill.filter(|_| !analysing),
+            multipv: if analysing { 1 } else { level.multipv },
+            ..SearchOptions::default()
+        }
     }
 
     fn clock(&self, limits: &Limits) -> Option<Clock> {
@@ -165,6 +186,27 @@ impl KirinEngine {
             ..Clock::default()
         })
     }
+}
+
+/// A USI option as XBoard offers it; `None` for the kinds no option in [`OPTIONS`] has.
+fn engine_option(decl: OptionDecl) -> Option<EngineOption> {
+    let kind = match decl.kind {
+        response::OptionKind::Check { default } => OptionKind::Check(default),
+        response::OptionKind::Spin { default, min, max } => OptionKind::Spin {
+            value: default,
+            min,
+            max,
+        },
+        response::OptionKind::Combo { default, vars } => OptionKind::Combo {
+            default,
+            choices: vars,
+        },
+        _ => return None,
+    };
+    Some(EngineOption {
+        name: decl.name,
+        kind,
+    })
 }
 
 fn side(color: Color) -> Side {
@@ -300,11 +342,7 @@ impl Engine for KirinEngine {
             start: Some(Instant::now()),
             ..search::Limits::default()
         };
-        let opts = SearchOptions {
-            threads: self.threads,
-            consideration_mode: limits.infinite,
-            ..SearchOptions::default()
-        };
+        let opts = self.search_options(limits.infinite);
         self.game.ensure_searcher(self.hash_mb);
         let control = self.game.prepare(limits.infinite);
         let (lines_tx, lines) = crossbeam_channel::unbounded();
@@ -358,11 +396,37 @@ impl Engine for KirinEngine {
     }
 
     fn options(&self) -> Vec<EngineOption> {
-        Vec::new()
+        Options::declarations()
+            .into_iter()
+            .filter(|decl| OPTIONS.contains(&decl.name.as_str()))
+            .filter_map(engine_option)
+            .collect()
     }
 
-    fn set_option(&mut self, name: &str, _value: Option<&str>) -> Result<(), String> {
-        Err(format!("no option {name}"))
+    /// A rule option takes effect at once: the game is replayed under it, and if its moves do
+    /// not stand under the new rule, nothing changes.
+    fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
+        let Some(name) = OPTIONS.iter().find(|o| o.eq_ignore_ascii_case(name.trim())) else {
+            return Err(format!("no option {name}"));
+        };
+        let before = self.options.clone();
+        // XBoard sends a check as 0 or 1.
+        let is_check = self
+            .options()
+            .iter()
+            .any(|o| o.name == *name && matches!(o.kind, OptionKind::Check(_)));
+        let value = match value.map(str::trim) {
+            Some("1") if is_check => Some("true"),
+            Some("0") if is_check => Some("false"),
+            other => other,
+        };
+        self.options.set(name, value)?;
+        let (start, moves) = (self.start.clone(), self.moves.clone());
+        if let Err(why) = self.replay(start.as_deref(), &moves) {
+            self.options = before;
+            return Err(format!("the moves played do not stand under {name}: {why}"));
+        }
+        Ok(())
     }
 
     fn set_hash_mb(&mut self, megabytes: u64) {

@@ -172,3 +172,63 @@ fn mate_scores_use_xboards_convention() {
     assert_eq!(thinking(&info(Score::Mate(-2))).unwrap().score, -100_001);
     assert_eq!(thinking(&info(Score::Mate(0))).unwrap().score, -100_000);
 }
+
+#[test]
+fn the_strength_levels_and_the_dai_rule_are_offered_as_usi_declares_them() {
+    let e = engine();
+    let offered: Vec<String> = e.options().iter().map(ToString::to_string).collect();
+    assert_eq!(
+        offered,
+        [
+            "SkillLevel -spin 20 0 20",
+            "LimitStrengthDelay -check 1",
+            "DaiDeclinedPawn -combo keep-chances /// last-rank",
+        ]
+    );
+}
+
+#[test]
+fn options_are_checked_and_a_check_reads_xboards_zero_and_one() {
+    let mut e = engine();
+    assert!(e.set_option("SkillLevel", Some("3")).is_ok());
+    assert!(e.set_option("LimitStrengthDelay", Some("0")).is_ok());
+    assert!(!e.options.search_options().skill.expect("level 3").holds());
+    assert!(e.set_option("LimitStrengthDelay", Some("1")).is_ok());
+    assert!(e.options.search_options().skill.expect("level 3").holds());
+    assert!(e.set_option("SkillLevel", Some("strong")).is_err());
+    assert!(e.set_option("DaiDeclinedPawn", Some("never")).is_err());
+    assert!(
+        e.set_option("Threads", Some("4")).is_err(),
+        "USI options XBoard has commands for are not offered"
+    );
+    e.new_game("dai").unwrap();
+    e.play(&e.legal_moves()[0].clone()).unwrap();
+    assert!(e.set_option("DaiDeclinedPawn", Some("last-rank")).is_ok());
+    assert_eq!(e.moves.len(), 1, "the game is replayed under the new rule");
+}
+
+#[test]
+fn a_weak_level_searches_within_its_node_budget_but_never_when_analysing() {
+    let mut e = engine();
+    e.set_hash_mb(8);
+    e.set_option("SkillLevel", Some("0")).unwrap();
+    e.set_option("LimitStrengthDelay", Some("0")).unwrap();
+    let mut nodes = 0;
+    let best = e
+        .search(&timed(2_000), &AtomicBool::new(false), &mut |t| {
+            nodes = nodes.max(t.nodes)
+        })
+        .expect("a move");
+    assert!(e.legal_moves().contains(&best));
+    // Level 0's budget is 600 nodes (search::skill); a search may finish its last node batch.
+    assert!(0 < nodes && nodes < 5_000, "{nodes} nodes at level 0");
+    assert!(
+        e.search_options(true).skill.is_none(),
+        "analysis is never weakened"
+    );
+    assert_eq!(e.search_options(true).multipv, 1);
+    assert!(
+        e.search_options(false).multipv > 1,
+        "a weak level chooses among lines"
+    );
+}
