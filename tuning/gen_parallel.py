@@ -70,6 +70,8 @@ def main(argv=None) -> int:
                        "--games", str(games)]
                 if timed:
                     cmd += ["--minutes", str(timed[0])]
+                if parts[i].exists():
+                    cmd += ["--append", "true"]  # the process's games of the runs before
                 running.append(subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True))
             played = []
             for i, p in enumerate(running):

@@ -3,7 +3,8 @@ Run: .venv/bin/python -m pytest -q tuning/test_gen_parallel.py
 
 Covered: several processes over disjoint game ranges, in two runs, write exactly what single
 `kirin-tune gen` calls over the same games write, in process order and run after run; a timed run
-prints counts that regenerate the same file; bad runs and clashing options are refused.
+prints counts that regenerate the same file; `gen` adds to a file that holds games only with
+`--append true`; bad runs and clashing options are refused.
 """
 
 import contextlib
@@ -46,8 +47,9 @@ class GenParallel(unittest.TestCase):
         self.tmp.cleanup()
 
     def single(self, out: Path, first: int, games: int):
-        subprocess.run([str(TUNE), "gen", *self.gen, "--out", str(out), "--first", str(first), "--games", str(games)],
-                       check=True, stderr=subprocess.DEVNULL)
+        append = ["--append", "true"] if out.exists() else []
+        subprocess.run([str(TUNE), "gen", *self.gen, "--out", str(out), "--first", str(first), "--games", str(games),
+                        *append], check=True, stderr=subprocess.DEVNULL)
 
     def parallel(self, out: Path, *runs: str) -> int:
         argv = ["--tune", str(TUNE), "--out", str(out), "--stride", "10"]
@@ -80,6 +82,18 @@ class GenParallel(unittest.TestCase):
         again = self.dir / "again.tsv"
         self.assertEqual(self.parallel(again, runs[1]), 0)
         self.assertEqual(again.read_text(), out.read_text())
+
+    def test_gen_adds_to_a_file_with_games_only_when_asked(self):
+        out = self.dir / "a.tsv"
+        self.single(out, 0, 1)
+        before = out.read_text()
+        again = subprocess.run([str(TUNE), "gen", *self.gen, "--out", str(out), "--first", "0", "--games", "1"],
+                               capture_output=True, text=True)
+        self.assertNotEqual(again.returncode, 0)
+        self.assertIn("--append true", again.stderr)
+        self.assertEqual(out.read_text(), before, "a refused run writes nothing")
+        self.single(out, 1, 1)
+        self.assertTrue(out.read_text().startswith(before) and len(out.read_text()) > len(before))
 
     def test_bad_runs_and_options_are_refused(self):
         for bad in ["x", "1:", "1:2:0", "1:-1", "-1:2"]:

@@ -18,7 +18,7 @@ use std::time::Instant;
 
 const USAGE: &str = "usage:
   kirin-tune gen   --openings FILE --out FILE|FILE.sbinpack [--games N] [--first N] [--seed S]
-                   [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL]
+                   [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL] [--append true]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
                    [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
                    [--holdout-every N] [--k K]
@@ -111,6 +111,14 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
             return Err("gen writes text or .sbinpack; `convert` makes .bin from either".into());
         }
     };
+    // Games already in the file are kept only when asked: a repeated command would otherwise
+    // add the same games (same seed and numbers) a second time, unseen.
+    let append: bool = a.num("append", false)?;
+    if !append && std::fs::metadata(out_path).is_ok_and(|m| m.len() > 0) {
+        return Err(format!(
+            "{out_path} already holds games: --append true adds to them"
+        ));
+    }
     let mut out = std::io::BufWriter::new(
         std::fs::OpenOptions::new()
             .create(true)
