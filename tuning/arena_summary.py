@@ -6,7 +6,9 @@ over the pairs of games from one opening), endings, faults, and games per hour o
     .venv/bin/python tuning/arena_summary.py RUN_DIR [--engine NAME] [--byoyomi MS]
 
 RUN_DIR is a `shogiarena run tournament --run-dir` folder (its game.db); results are from the
-view of --engine (default: the first engine of the first game). Games ShogiArena recorded
+view of --engine (default: the first engine of the first game). Games an hour count each game's
+own span, start to end, so a run's pauses do not count (nor, with games in parallel, does the
+parallelism: divide by it). Games ShogiArena recorded
 without a result (ERROR, PAUSED) are counted apart and left out of the Elo, as ShogiArena
 leaves them out of its own."""
 
@@ -100,9 +102,12 @@ def summarize(run: Path, engine: str | None = None, byoyomi: int | None = None) 
                    "stats": move_times(moves.get(game, []), sfen.split()[1] == "b", byoyomi)})
     s = tally.summary()
     s["A"], s["B"], s["voided"] = a, b, voided
-    times = [datetime.fromisoformat(t) for r in rows for t in r[6:8] if t]
-    hours = (max(times) - min(times)).total_seconds() / 3600 if times else 0.0
-    s["games_per_hour"] = s["games"] / hours if hours else None
+    # Time spent playing: each game's own span, so that a run stopped and resumed later is not
+    # charged for the pause (with games in parallel this counts the overlap once per game).
+    spans = [(datetime.fromisoformat(r[7]) - datetime.fromisoformat(r[6])).total_seconds()
+             for r in rows if r[6] and r[7]]
+    hours = sum(spans) / 3600
+    s["games_per_hour"] = len(spans) / hours if hours else None
     return s
 
 
@@ -119,7 +124,7 @@ def main(argv=None) -> int:
     if s["voided"]:
         print(f"  without a result (left out): {s['voided']}")
     if s["games_per_hour"]:
-        print(f"  {s['games_per_hour']:.0f} games an hour, first start to last end")
+        print(f"  {s['games_per_hour']:.0f} games an hour of play (each game's start to its end)")
     return 0
 
 

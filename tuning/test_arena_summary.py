@@ -62,7 +62,8 @@ class ArenaSummary(unittest.TestCase):
         # A_SFEN has White to move, so dev's moves are 200 (game 1), 400 (game 2) and 10 (game 4).
         dev = s["time"]["A"]
         self.assertEqual((dev["moves"], dev["max_ms"], dev["over_byoyomi"]), (3, 400, 1))
-        self.assertAlmostEqual(s["games_per_hour"], 4.0)
+        # five games (the voided one too) in 60 minutes of play
+        self.assertAlmostEqual(s["games_per_hour"], 5.0)
 
     def test_another_view_and_unknown_engines(self):
         with tempfile.TemporaryDirectory() as tmp:
