@@ -403,8 +403,8 @@ impl Engine for KirinEngine {
             .collect()
     }
 
-    /// A rule option takes effect at once: the game is replayed under it, and if its moves do
-    /// not stand under the new rule, nothing changes.
+    /// A changed rule takes effect at once: the game is replayed under it, and if its moves do
+    /// not stand under the new rule, nothing changes. Other options only shape the next search.
     fn set_option(&mut self, name: &str, value: Option<&str>) -> Result<(), String> {
         let Some(name) = OPTIONS.iter().find(|o| o.eq_ignore_ascii_case(name.trim())) else {
             return Err(format!("no option {name}"));
@@ -421,6 +421,9 @@ impl Engine for KirinEngine {
             other => other,
         };
         self.options.set(name, value)?;
+        if self.options.rule_options() == before.rule_options() {
+            return Ok(());
+        }
         let (start, moves) = (self.start.clone(), self.moves.clone());
         if let Err(why) = self.replay(start.as_deref(), &moves) {
             self.options = before;
