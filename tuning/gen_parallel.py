@@ -58,7 +58,9 @@ def main(argv=None) -> int:
     procs = max(len(c) if c else p[1] for _, c, p in args.run)
     counts_played = []
     with tempfile.TemporaryDirectory(prefix="gen-parallel-", dir=out.parent) as tmp:
-        parts = [Path(tmp) / f"part-{i}.tsv" for i in range(procs)]
+        # kirin-tune gen picks the format by the file's name, so each part is named like the output.
+        suffix = ".sbinpack" if out.name.endswith(".sbinpack") else ".tsv"
+        parts = [Path(tmp) / f"part-{i}{suffix}" for i in range(procs)]
         for first, counts, timed in args.run:
             n = len(counts) if counts else timed[1]
             running = []

@@ -2,7 +2,8 @@
 Run: .venv/bin/python -m pytest -q tuning/test_gen_parallel.py
 
 Covered: several processes over disjoint game ranges, in two runs, write exactly what single
-`kirin-tune gen` calls over the same games write, in process order and run after run; a timed run
+`kirin-tune gen` calls over the same games write, in process order and run after run, in text and
+in chained sbinpack alike; a timed run
 prints counts that regenerate the same file; `gen` adds to a file that holds games only with
 `--append true`; bad runs and clashing options are refused.
 """
@@ -69,6 +70,16 @@ class GenParallel(unittest.TestCase):
         self.assertEqual(got, expected.read_text())
         # Six games' positions, each line `sfen<TAB>score<TAB>result`.
         self.assertTrue(all(len(line.split("\t")) == 3 for line in got.splitlines()))
+
+    def test_sbinpack_parts_stay_sbinpack(self):
+        out = self.dir / "p.sbinpack"
+        self.assertEqual(self.parallel(out, "0:1,2"), 0)
+        expected = self.dir / "e.sbinpack"
+        for first, games in [(0, 1), (10, 2)]:
+            self.single(expected, first, games)
+        got = out.read_bytes()
+        self.assertTrue(got.startswith(b"SBN2"), "chained sbinpack, not text")
+        self.assertEqual(got, expected.read_bytes())
 
     def test_a_timed_run_prints_the_counts_that_regenerate_it(self):
         out = self.dir / "t.tsv"
