@@ -3,11 +3,12 @@
 by both runners is compared with one set of formulas: W/D/L and Elo (trinomial, and pentanomial
 over the pairs of games from one opening), endings, faults, and games per hour of wall time.
 
-    .venv/bin/python tuning/arena_summary.py RUN_DIR [--engine NAME] [--byoyomi MS]
+    .venv/bin/python tuning/arena_summary.py RUN_DIR [RUN_DIR..] [--engine NAME] [--byoyomi MS]
 
-RUN_DIR is a `shogiarena run tournament --run-dir` folder (its game.db); results are from the
-view of --engine (default: the first engine of the first game). Games an hour count each game's
-own span, start to end, so a run's pauses do not count (nor, with games in parallel, does the
+RUN_DIR is a `shogiarena run tournament --run-dir` folder (its game.db); several are summed as one
+match (a run that finished games of another: pairs never span two runs). Results are from the
+view of --engine (default: the first engine of the first game). Games an hour count each played
+game's own span, start to end, so a run's pauses do not count (nor, with games in parallel, does the
 parallelism: divide by it). Games ShogiArena recorded
 without a result (ERROR, PAUSED) are counted apart and left out of the Elo, as ShogiArena
 leaves them out of its own."""
@@ -76,17 +77,23 @@ def move_times(moves, first_black: bool, byoyomi: int | None) -> dict:
     return stats
 
 
-def summarize(run: Path, engine: str | None = None, byoyomi: int | None = None) -> dict:
-    rows, moves = read_games(run)
+def summarize(runs, engine: str | None = None, byoyomi: int | None = None) -> dict:
+    runs = [runs] if isinstance(runs, Path) else list(runs)
+    rows, moves = [], {}
+    for i, run in enumerate(runs):
+        got, times = read_games(run)
+        # Game ids are per run; the run's index keeps them (and their pairs) apart.
+        rows += [((i, r[0]), *r[1:]) for r in got]
+        moves.update({(i, g): m for g, m in times.items()})
     if not rows:
-        raise SystemExit(f"{run}: no games recorded")
+        raise SystemExit(f"{', '.join(map(str, runs))}: no games recorded")
     a = engine or rows[0][3]
     names = {r[3] for r in rows} | {r[4] for r in rows}
     if a not in names:
-        raise SystemExit(f"{run}: no engine {a} (engines: {', '.join(sorted(names))})")
+        raise SystemExit(f"{runs[0]}: no engine {a} (engines: {', '.join(sorted(names))})")
     b = next(iter(names - {a}), "?")
-    tally, pairs, voided = Tally(), {}, {}
-    for game, result, plies, black, white, sfen, *_ in rows:
+    tally, pairs, voided, spans = Tally(), {}, {}, []
+    for game, result, plies, black, white, sfen, start, end in rows:
         o = outcome(result)
         if o is None:
             voided[result] = voided.get(result, 0) + 1
@@ -94,18 +101,19 @@ def summarize(run: Path, engine: str | None = None, byoyomi: int | None = None) 
         winner, reason, faulty = o
         # The two games of one opening, colours swapped, make a pair. Opening lines that
         # transpose start from the same position, so its games pair off in the order played.
-        seen = pairs.setdefault(sfen, 0)
-        pairs[sfen] = seen + 1
-        pair = (sfen, seen // 2)
+        key = (game[0], sfen)
+        seen = pairs.setdefault(key, 0)
+        pairs[key] = seen + 1
+        pair = (*key, seen // 2)
         tally.add(pair, "black" if black == a else "white",
                   {"winner": winner, "reason": reason, "faulty": faulty, "plies": plies,
                    "stats": move_times(moves.get(game, []), sfen.split()[1] == "b", byoyomi)})
+        # Time spent playing: each game's own span, so that a run stopped and resumed later is
+        # not charged for the pause (with games in parallel this counts the overlap once per game).
+        if start and end:
+            spans.append((datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds())
     s = tally.summary()
     s["A"], s["B"], s["voided"] = a, b, voided
-    # Time spent playing: each game's own span, so that a run stopped and resumed later is not
-    # charged for the pause (with games in parallel this counts the overlap once per game).
-    spans = [(datetime.fromisoformat(r[7]) - datetime.fromisoformat(r[6])).total_seconds()
-             for r in rows if r[6] and r[7]]
     hours = sum(spans) / 3600
     s["games_per_hour"] = len(spans) / hours if hours else None
     return s
@@ -113,13 +121,14 @@ def summarize(run: Path, engine: str | None = None, byoyomi: int | None = None) 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("run", type=Path, help="a ShogiArena tournament run folder")
+    ap.add_argument("runs", type=Path, nargs="+", help="ShogiArena tournament run folders, summed")
     ap.add_argument("--engine", default=None, help="the engine whose view the results take")
     ap.add_argument("--byoyomi", type=int, default=None, metavar="MS", help="count the moves slower than this")
     args = ap.parse_args(argv)
-    if not (args.run / "game.db").is_file():
-        ap.error(f"{args.run} holds no game.db")
-    s = summarize(args.run, args.engine, args.byoyomi)
+    for run in args.runs:
+        if not (run / "game.db").is_file():
+            ap.error(f"{run} holds no game.db")
+    s = summarize(args.runs, args.engine, args.byoyomi)
     print_summary(s, s["A"], s["B"])
     if s["voided"]:
         print(f"  without a result (left out): {s['voided']}")

@@ -1,7 +1,7 @@
 """Tests of tuning/arena_summary.py: a ShogiArena run's games read with match.py's statistics.
 Run: .venv/bin/python -m pytest -q tuning/test_arena_summary.py
 
-The run folder is written here with the tables and columns of ShogiArena 1.3.2's game.db that
+Also: several runs summed as one match, with no pair across two runs. The run folder is written here with the tables and columns of ShogiArena 1.3.2's game.db that
 the summary reads (`test_arena_rules.py` plays real ShogiArena runs)."""
 
 import sqlite3
@@ -62,8 +62,30 @@ class ArenaSummary(unittest.TestCase):
         # A_SFEN has White to move, so dev's moves are 200 (game 1), 400 (game 2) and 10 (game 4).
         dev = s["time"]["A"]
         self.assertEqual((dev["moves"], dev["max_ms"], dev["over_byoyomi"]), (3, 400, 1))
-        # five games (the voided one too) in 60 minutes of play
-        self.assertAlmostEqual(s["games_per_hour"], 5.0)
+        # four played games in 40 minutes of play (the voided game's span does not count)
+        self.assertAlmostEqual(s["games_per_hour"], 6.0)
+
+    def test_runs_summed_without_pairs_across_them(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            first, rest = Path(tmp) / "first", Path(tmp) / "rest"
+            first.mkdir()
+            rest.mkdir()
+            # the first run's last pair lost its second game; the second run plays that opening again
+            write_run(first, [
+                ("BLACK_WIN", "dev", "base", A_SFEN, "2026-01-01 10:00:00", "2026-01-01 10:10:00", [1]),
+                ("ERROR", "base", "dev", A_SFEN, "2026-01-01 10:10:00", "2026-01-01 10:10:01", []),
+            ])
+            write_run(rest, [
+                ("WHITE_WIN", "dev", "base", A_SFEN, "2026-01-02 10:00:00", "2026-01-02 10:10:00", [1]),
+                ("WHITE_WIN", "base", "dev", A_SFEN, "2026-01-02 10:10:00", "2026-01-02 10:20:00", [1]),
+            ])
+            s = S.summarize([first, rest])
+        self.assertEqual((s["games"], s["W"], s["D"], s["L"]), (3, 2, 0, 1))
+        # one whole pair (a loss and a win: 1 point) from the second run; the first run's orphan
+        # is not paired with a game of the second
+        self.assertEqual(s["pentanomial"], [0, 0, 1, 0, 0])
+        self.assertEqual(s["voided"], {"ERROR": 1})
+        self.assertAlmostEqual(s["games_per_hour"], 6.0)
 
     def test_another_view_and_unknown_engines(self):
         with tempfile.TemporaryDirectory() as tmp:
