@@ -7,8 +7,9 @@ use kirin::eval::dai::DaiWeights;
 use kirin::eval::linear::Weights;
 use kirin::eval::yari::YariWeights;
 use kirin::shogi::{Color, Position};
+use kirin::tune::quality::{QualityRun, measure};
 use kirin::tune::records::read_positions;
-use kirin::tune::selfplay::{Player, Rng, play_game, read_openings};
+use kirin::tune::selfplay::{GenSettings, Player, Rng, play_game, read_openings};
 use kirin::tune::sfen_games::{SelfPlay, SfenResult};
 use kirin::tune::{FitConfig, fit};
 use std::collections::HashMap;
@@ -19,6 +20,10 @@ use std::time::Instant;
 const USAGE: &str = "usage:
   kirin-tune gen   --openings FILE --out FILE|FILE.sbinpack [--games N] [--first N] [--seed S]
                    [--nodes-min N] [--nodes-max N] [--minutes M] [--eval EVAL] [--append true]
+                   [SETTINGS]
+  kirin-tune quality --openings FILE [--games N] [--first N] [--seed S] [--nodes-min N]
+                   [--nodes-max N] [--eval EVAL] [SETTINGS] [--check-every K] [--deep X]
+                   [--replay true|false]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
                    [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
                    [--holdout-every N] [--k K]
@@ -38,6 +43,8 @@ const USAGE: &str = "usage:
                    [--l2 X]
 Data FILEs: `.sbinpack` (chained games), `.bin` (YaneuraOu PackedSfenValue), anything else
 kirin's text lines (`.xz` read through xz); tuning/notes/data-formats.md describes them.
+SETTINGS (gen and quality): [--adjudicate-cp CP] [--adjudicate-plies N] [--soft-share X]
+[--check-share X]: tuning/notes/network.md, section Generation speed, measures them.
 EVAL: a network file, a linear weights file, `linear` (embedded weights), `nnue` (the
 embedded network) or `default` (what the engine plays with).";
 
@@ -95,8 +102,65 @@ fn openings_of(a: &Args) -> Result<Vec<Position>, String> {
     read_openings(&text)
 }
 
+/// The generator's speed levers (`GenSettings`), defaults as every round so far played.
+fn gen_settings(a: &Args) -> Result<GenSettings, String> {
+    let d = GenSettings::default();
+    let s = GenSettings {
+        adjudicate_cp: a.num("adjudicate-cp", d.adjudicate_cp)?,
+        adjudicate_plies: a.num("adjudicate-plies", d.adjudicate_plies)?,
+        soft_share: a.num("soft-share", d.soft_share)?,
+        check_share: a.num("check-share", d.check_share)?,
+    };
+    if s.adjudicate_cp < 1 || s.adjudicate_plies < 1 {
+        return Err("--adjudicate-cp and --adjudicate-plies must be at least 1".into());
+    }
+    if !(s.soft_share > 0.0 && s.soft_share <= 1.0 && s.check_share > 0.0 && s.check_share <= 1.0) {
+        return Err("--soft-share and --check-share must be above 0 and at most 1".into());
+    }
+    Ok(s)
+}
+
+fn quality_cmd(a: &Args) -> Result<(), String> {
+    let openings = openings_of(a)?;
+    let nodes_min: u64 = a.num("nodes-min", 3000)?;
+    let run = QualityRun {
+        seed: a.num("seed", 1)?,
+        first: a.num("first", 0)?,
+        games: a.num("games", 100)?,
+        nodes_min,
+        nodes_max: a.num("nodes-max", 6000)?.max(nodes_min),
+        settings: gen_settings(a)?,
+        check_every: a.num("check-every", 10)?,
+        deep: a.num("deep", 4)?,
+        replay_adjudicated: a.num("replay", true)?,
+    };
+    let evaluator = load_evaluator(a.str("eval").unwrap_or("default"))?;
+    let r = measure(&openings, &evaluator, &run);
+    println!(
+        "{} games, {} plies, {} training positions, {} nodes ({:.0} positions a million nodes), \
+         {:.1} s of play ({:.0} positions a minute)",
+        r.games,
+        r.plies,
+        r.positions,
+        r.nodes,
+        r.positions_per_million_nodes(),
+        r.seconds,
+        r.positions_per_minute()
+    );
+    println!(
+        "labels: {} checked with {}x the nodes, mean winning-probability error {:.4}",
+        r.checked, run.deep, r.label_error
+    );
+    println!(
+        "adjudication: {} of {} games adjudicated, {} replayed to their end, {} ended otherwise",
+        r.adjudicated, r.games, r.replayed, r.adjudication_errors
+    );
+    Ok(())
+}
+
 fn gen_cmd(a: &Args) -> Result<(), String> {
     let openings = openings_of(a)?;
+    let settings = gen_settings(a)?;
     let games: usize = a.num("games", 1_000_000)?;
     let first: usize = a.num("first", 0)?;
     let seed: u64 = a.num("seed", 1)?;
@@ -151,6 +215,7 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
             &mut players,
             |_| nmin + rng.below(nmax - nmin + 1),
             !chained,
+            &settings,
         );
         if chained {
             // The whole game, one chunk per game so that a stopped run loses at most one game;
@@ -405,7 +470,13 @@ fn match_cmd(a: &Args) -> Result<(), String> {
         } else {
             [Player::new(eb.clone()), Player::new(ea.clone())]
         };
-        let rec = play_game(opening, &mut players, |_| nodes, false);
+        let rec = play_game(
+            opening,
+            &mut players,
+            |_| nodes,
+            false,
+            &GenSettings::default(),
+        );
         let a_score = if a_black {
             rec.black_result
         } else {
@@ -556,6 +627,7 @@ fn main() {
     };
     let res = Args::parse(&args[1..]).and_then(|a| match cmd.as_str() {
         "gen" => gen_cmd(&a),
+        "quality" => quality_cmd(&a),
         "fit" => fit_cmd(&a),
         "match" => match_cmd(&a),
         "convert" => convert_cmd(&a),

@@ -116,3 +116,41 @@ fn statistics_outlive_a_search_but_not_the_game() {
         Some(2)
     );
 }
+
+#[test]
+fn a_soft_node_limit_ends_the_search_after_the_iteration_that_passes_it() {
+    let evaluator = Evaluator::default();
+    let pos = Position::startpos();
+    let one = SearchOptions {
+        threads: 1,
+        ..SearchOptions::default()
+    };
+    // The nodes and depth of the last line reported.
+    let search = |limits: &Limits<Move>| {
+        let mut s = Searcher::new(8);
+        let (mut nodes, mut depth) = (0, 0);
+        s.think(&pos, &evaluator, limits, &one, &mut |r| {
+            if let crate::search::Report::Pv(info) = r {
+                (nodes, depth) = (info.nodes, info.depth);
+            }
+        });
+        (nodes, depth)
+    };
+    let hard = 2_000_000;
+    let (nodes, depth) = search(&Limits {
+        nodes: Some(hard),
+        soft_nodes: Some(3_000),
+        ..Limits::default()
+    });
+    // Past the soft limit, below the hard one: the iteration that crossed it was the last.
+    assert!((3_000..hard).contains(&nodes), "{nodes} nodes");
+    let (shallower, _) = search(&Limits {
+        depth: Some(depth - 1),
+        ..Limits::default()
+    });
+    assert!(
+        shallower < 3_000,
+        "depth {} took {shallower} nodes",
+        depth - 1
+    );
+}

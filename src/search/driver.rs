@@ -485,6 +485,12 @@ fn iterate<G: Game>(
         if proven {
             break;
         }
+        if let Some(soft) = limits.soft_nodes
+            && w.main.is_some()
+            && w.total_nodes() >= soft
+        {
+            break;
+        }
         if let Some(main) = &w.main
             && let Some(tm) = &main.time
         {

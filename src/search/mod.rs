@@ -85,6 +85,8 @@ pub struct Limits<M> {
     pub clock: Option<Clock>,
     pub depth: Option<u32>,
     pub nodes: Option<u64>,
+    /// No new iteration starts once this many nodes are searched (a soft limit beside `nodes`).
+    pub soft_nodes: Option<u64>,
     pub infinite: bool,
     pub ponder: bool,
     /// Restrict the root to these moves (empty = all).
@@ -99,6 +101,7 @@ impl<M> Default for Limits<M> {
             clock: None,
             depth: None,
             nodes: None,
+            soft_nodes: None,
             infinite: false,
             ponder: false,
             searchmoves: Vec::new(),
@@ -115,6 +118,7 @@ impl<M> Limits<M> {
             clock: self.clock,
             depth: self.depth,
             nodes: self.nodes,
+            soft_nodes: self.soft_nodes,
             infinite: self.infinite,
             ponder: self.ponder,
             searchmoves: self.searchmoves.iter().filter_map(f).collect(),

@@ -6,6 +6,7 @@
 pub mod dai;
 pub mod nnue;
 pub mod packed;
+pub mod quality;
 pub mod records;
 pub mod sbinpack;
 pub mod selfplay;

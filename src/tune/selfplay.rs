@@ -8,8 +8,37 @@ use crate::shogi::{Color, Move, Position, Repetition};
 /// Game ply after which a game is a draw (the usual 320 of engine tournaments).
 pub const MAX_GAME_PLY: u32 = 320;
 /// A score at least this large for the side to move, confirmed by the opponent's next search,
-/// ends the game as a win for that side.
+/// ends the game as a win for that side (the default of [`GenSettings`]); training positions
+/// stay below it.
 pub const ADJUDICATE_CP: i32 = 3000;
+
+/// How self-play games are played and cut short: the levers of generation's speed, each
+/// measured against the labels' quality (`kirin-tune quality`). The default is the generator
+/// every round up to round 5 used.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GenSettings {
+    /// A score at least this large (or a mate) for one side, in this many searches in a row
+    /// (the two sides' searches alternate), ends the game as that side's win.
+    pub adjudicate_cp: i32,
+    pub adjudicate_plies: u32,
+    /// A search starts no new iteration past this share of its node budget (1.0: the budget is
+    /// only a hard limit, and the iteration it cuts is lost work).
+    pub soft_share: f64,
+    /// The share of the budget a position in check gets: it is never a training position, and
+    /// its replies are few.
+    pub check_share: f64,
+}
+
+impl Default for GenSettings {
+    fn default() -> Self {
+        GenSettings {
+            adjudicate_cp: ADJUDICATE_CP,
+            adjudicate_plies: 2,
+            soft_share: 1.0,
+            check_share: 1.0,
+        }
+    }
+}
 
 /// One side of a game: a searcher with the evaluation it plays with.
 pub struct Player {
@@ -32,6 +61,8 @@ pub struct Sample {
     pub sfen: String,
     pub score: i32,
     pub side: Color,
+    /// The node budget the position's search had.
+    pub budget: u64,
 }
 
 #[derive(Clone, Debug)]
@@ -46,6 +77,10 @@ pub struct GameRecord {
     /// the search reported none): the game as the chained data format stores it.
     pub moves: Vec<Move>,
     pub scores: Vec<i32>,
+    /// Nodes searched over the whole game.
+    pub nodes: u64,
+    /// Whether the game ended by adjudication (after `moves`, in the position they reach).
+    pub adjudicated: bool,
 }
 
 /// Reads an openings file: one `startpos moves ...` (or `sfen ... moves ...`) line per opening.
@@ -85,6 +120,7 @@ pub fn play_game(
     players: &mut [Player; 2],
     mut nodes: impl FnMut(u32) -> u64,
     record: bool,
+    settings: &GenSettings,
 ) -> GameRecord {
     let mut pos = start.clone();
     let mut samples = Vec::new();
@@ -98,6 +134,8 @@ pub fn play_game(
     };
     let mut big_score_streak = 0;
     let mut last_big: Option<Color> = None;
+    let mut searched = 0u64;
+    let mut adjudicated = false;
     let result_for = |winner: Color| if winner == Color::Black { 1.0 } else { 0.0 };
     let black_result = loop {
         if pos.game_ply() >= MAX_GAME_PLY {
@@ -105,11 +143,20 @@ pub fn play_game(
         }
         let us = pos.side_to_move();
         let player = &mut players[us.index()];
+        let budget = nodes(pos.game_ply());
+        let budget = if pos.in_check() {
+            ((budget as f64 * settings.check_share) as u64).max(1)
+        } else {
+            budget
+        };
         let limits = Limits {
-            nodes: Some(nodes(pos.game_ply())),
+            nodes: Some(budget),
+            soft_nodes: (settings.soft_share < 1.0)
+                .then_some((budget as f64 * settings.soft_share) as u64),
             ..Limits::default()
         };
         let mut score = None;
+        let mut used = 0;
         let outcome = player
             .searcher
             .think(&pos, &player.evaluator, &limits, &opts, &mut |r| {
@@ -117,8 +164,10 @@ pub fn play_game(
                     && info.multipv <= 1
                 {
                     score = Some(info.score);
+                    used = info.nodes;
                 }
             });
+        searched += used;
         let best = match outcome {
             Outcome::Win => break result_for(us),
             Outcome::Resign => break result_for(!us),
@@ -127,7 +176,9 @@ pub fn play_game(
         // Adjudication: both sides agree one of them is far ahead.
         let winning = match score {
             Some(Score::Mate(n)) => Some(if n > 0 { us } else { !us }),
-            Some(Score::Cp(cp)) if cp.abs() >= ADJUDICATE_CP => Some(if cp > 0 { us } else { !us }),
+            Some(Score::Cp(cp)) if cp.abs() >= settings.adjudicate_cp => {
+                Some(if cp > 0 { us } else { !us })
+            }
             _ => None,
         };
         match winning {
@@ -141,19 +192,21 @@ pub fn play_game(
                 big_score_streak = 0;
             }
         }
-        if big_score_streak >= 2 {
+        if big_score_streak >= settings.adjudicate_plies {
+            adjudicated = true;
             break result_for(last_big.unwrap_or(us));
         }
         if record
             && !pos.in_check()
             && is_quiet(&pos, best)
             && let Some(Score::Cp(cp)) = score
-            && cp.abs() < ADJUDICATE_CP
+            && cp.abs() < ADJUDICATE_CP.min(settings.adjudicate_cp)
         {
             samples.push(Sample {
                 sfen: pos.to_sfen(),
                 score: cp,
                 side: us,
+                budget,
             });
         }
         moves.push(best);
@@ -177,6 +230,8 @@ pub fn play_game(
         samples,
         moves,
         scores,
+        nodes: searched,
+        adjudicated,
     }
 }
 

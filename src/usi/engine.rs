@@ -432,6 +432,7 @@ impl Controller {
                 clock: clock_for(pos.side_to_move(), &go.clock, go.movetime),
                 depth: go.depth,
                 nodes: go.nodes,
+                soft_nodes: None,
                 infinite: go.infinite,
                 ponder: go.ponder,
                 searchmoves: self.searchmoves(&*pos, &go.searchmoves),

@@ -1,0 +1,229 @@
+//! What a setting of the self-play generator costs and what its data is worth: training
+//! positions per node and per second of play, the labels' error against a search with more
+//! nodes, and how often an adjudicated game would have ended otherwise.
+//!
+//! A game is the generator's own (same seed, game number, opening and node budgets as
+//! `kirin-tune gen`), so a report describes exactly the data a `gen` run with the same settings
+//! writes. The checks run after each game and are not counted in its time.
+
+use super::selfplay::{GenSettings, Player, Rng, play_game};
+use crate::eval::{CP_PER_LOGIT, Evaluator};
+use crate::search::{Limits, Report, Score, SearchOptions, Searcher};
+use crate::shogi::Position;
+use std::time::Instant;
+
+/// What to measure: the games, their node budgets, the checks.
+#[derive(Clone, Debug)]
+pub struct QualityRun {
+    pub seed: u64,
+    pub first: usize,
+    pub games: usize,
+    pub nodes_min: u64,
+    pub nodes_max: u64,
+    pub settings: GenSettings,
+    /// Every this-many-th training position is searched again (0: none).
+    pub check_every: usize,
+    /// The check's node budget, as a multiple of the position's own.
+    pub deep: u64,
+    /// Whether adjudicated games are played on to their end without adjudication.
+    pub replay_adjudicated: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct QualityReport {
+    pub games: usize,
+    pub plies: u64,
+    /// Training positions: what `gen` writes as text, and what the trainers keep of a chained game.
+    pub positions: usize,
+    pub nodes: u64,
+    /// Seconds of play, the checks left out.
+    pub seconds: f64,
+    pub checked: usize,
+    /// Mean absolute difference in winning probability between a label and its check.
+    pub label_error: f64,
+    pub adjudicated: usize,
+    pub replayed: usize,
+    /// Replayed games whose end differs from the adjudication (a draw included).
+    pub adjudication_errors: usize,
+}
+
+impl QualityReport {
+    pub fn positions_per_million_nodes(&self) -> f64 {
+        self.positions as f64 * 1e6 / self.nodes.max(1) as f64
+    }
+
+    pub fn positions_per_minute(&self) -> f64 {
+        self.positions as f64 * 60.0 / self.seconds.max(1e-9)
+    }
+}
+
+/// Winning probability of a score from the side to move's view; mates count as certain.
+pub fn win_probability(score: Score) -> f64 {
+    match score {
+        Score::Cp(cp) => 1.0 / (1.0 + (-f64::from(cp) / f64::from(CP_PER_LOGIT)).exp()),
+        Score::Mate(n) if n > 0 => 1.0,
+        Score::Mate(_) => 0.0,
+    }
+}
+
+/// The score of a fresh single-threaded search of `pos` with `nodes` nodes.
+fn search_score(
+    searcher: &mut Searcher,
+    pos: &Position,
+    evaluator: &Evaluator,
+    nodes: u64,
+) -> Option<Score> {
+    searcher.new_game();
+    let limits = Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    };
+    let opts = SearchOptions {
+        threads: 1,
+        ..SearchOptions::default()
+    };
+    let mut score = None;
+    searcher.think(pos, evaluator, &limits, &opts, &mut |r| {
+        if let Report::Pv(info) = r
+            && info.multipv <= 1
+        {
+            score = Some(info.score);
+        }
+    });
+    score
+}
+
+/// Plays `run.games` generator games from `openings` and measures them (see the module's text).
+pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -> QualityReport {
+    let mut report = QualityReport::default();
+    let mut players = [
+        Player::new(evaluator.clone()),
+        Player::new(evaluator.clone()),
+    ];
+    let mut checker = Searcher::new(16);
+    let mut error_sum = 0.0;
+    let span = run.nodes_max.max(run.nodes_min) - run.nodes_min + 1;
+    let no_adjudication = GenSettings {
+        adjudicate_cp: i32::MAX,
+        adjudicate_plies: u32::MAX,
+        ..run.settings.clone()
+    };
+    for g in run.first..run.first + run.games {
+        // The generator's own game: `kirin-tune gen` seeds and budgets it the same way.
+        let mut rng = Rng(run.seed.wrapping_mul(0x1_0000_0001).wrapping_add(g as u64));
+        let opening = &openings[g % openings.len()];
+        let clock = Instant::now();
+        let rec = play_game(
+            opening,
+            &mut players,
+            |_| run.nodes_min + rng.below(span),
+            true,
+            &run.settings,
+        );
+        report.seconds += clock.elapsed().as_secs_f64();
+        report.games += 1;
+        report.plies += rec.moves.len() as u64;
+        report.nodes += rec.nodes;
+        for sample in &rec.samples {
+            report.positions += 1;
+            if run.check_every == 0 || report.positions % run.check_every != 0 {
+                continue;
+            }
+            let Ok(pos) = Position::from_sfen(&sample.sfen) else {
+                continue;
+            };
+            if let Some(deep) =
+                search_score(&mut checker, &pos, evaluator, sample.budget * run.deep)
+            {
+                error_sum +=
+                    (win_probability(Score::Cp(sample.score)) - win_probability(deep)).abs();
+                report.checked += 1;
+            }
+        }
+        if rec.adjudicated {
+            report.adjudicated += 1;
+            if run.replay_adjudicated {
+                let mut pos = opening.clone();
+                for &m in &rec.moves {
+                    pos.do_move(m);
+                }
+                let rest = play_game(
+                    &pos,
+                    &mut players,
+                    |_| run.nodes_min + rng.below(span),
+                    false,
+                    &no_adjudication,
+                );
+                report.replayed += 1;
+                if rest.black_result != rec.black_result {
+                    report.adjudication_errors += 1;
+                }
+            }
+        }
+    }
+    report.label_error = error_sum / report.checked.max(1) as f64;
+    report
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(settings: GenSettings) -> QualityRun {
+        QualityRun {
+            seed: 3,
+            first: 0,
+            games: 2,
+            nodes_min: 300,
+            nodes_max: 400,
+            settings,
+            check_every: 5,
+            deep: 4,
+            replay_adjudicated: true,
+        }
+    }
+
+    #[test]
+    fn win_probability_is_the_evaluations_logistic() {
+        assert_eq!(win_probability(Score::Cp(0)), 0.5);
+        let p = win_probability(Score::Cp(CP_PER_LOGIT));
+        assert!((p - 1.0 / (1.0 + (-1.0f64).exp())).abs() < 1e-12);
+        assert_eq!(win_probability(Score::Mate(3)), 1.0);
+        assert_eq!(win_probability(Score::Mate(-2)), 0.0);
+    }
+
+    #[test]
+    fn reports_the_generators_own_games_and_checks_them() {
+        let openings = vec![Position::startpos()];
+        let evaluator = Evaluator::linear();
+        let r = measure(&openings, &evaluator, &run(GenSettings::default()));
+        assert_eq!(r.games, 2);
+        assert!(r.positions > 0 && r.nodes > 0 && r.plies > 0);
+        assert_eq!(r.checked, r.positions / 5);
+        assert!((0.0..=1.0).contains(&r.label_error));
+        assert!(r.replayed == r.adjudicated && r.adjudication_errors <= r.replayed);
+        // The same settings measure the same games.
+        let again = measure(&openings, &evaluator, &run(GenSettings::default()));
+        assert_eq!((again.positions, again.nodes), (r.positions, r.nodes));
+    }
+
+    #[test]
+    fn a_soft_limit_and_a_cheap_check_search_fewer_nodes() {
+        let openings = vec![Position::startpos()];
+        let evaluator = Evaluator::linear();
+        let mut base = run(GenSettings::default());
+        base.check_every = 0;
+        let hard = measure(&openings, &evaluator, &base);
+        let mut cheap = base.clone();
+        cheap.settings.soft_share = 0.5;
+        cheap.settings.check_share = 0.25;
+        let soft = measure(&openings, &evaluator, &cheap);
+        let per_move = |r: &QualityReport| r.nodes as f64 / r.plies as f64;
+        assert!(
+            per_move(&soft) < per_move(&hard),
+            "nodes a move: soft {:.0}, hard {:.0}",
+            per_move(&soft),
+            per_move(&hard)
+        );
+    }
+}
