@@ -148,8 +148,9 @@ fn quality_cmd(a: &Args) -> Result<(), String> {
         r.positions_per_minute()
     );
     println!(
-        "labels: {} checked with {}x the nodes, mean winning-probability error {:.4}",
-        r.checked, run.deep, r.label_error
+        "labels: {} checked with {}x the nodes, mean winning-probability error {:.4}; \
+         the same positions searched afresh: {:.4} with these settings, {:.4} with a hard budget",
+        r.checked, run.deep, r.label_error, r.fresh_error, r.fresh_error_hard
     );
     println!(
         "adjudication: {} of {} games adjudicated, {} replayed to their end, {} ended otherwise",

@@ -6,10 +6,10 @@
 //! `kirin-tune gen`), so a report describes exactly the data a `gen` run with the same settings
 //! writes. The checks run after each game and are not counted in its time.
 
-use super::selfplay::{GenSettings, Player, Rng, play_game};
+use super::selfplay::{GenSettings, Player, Rng, budget_limits, play_game};
 use crate::eval::{CP_PER_LOGIT, Evaluator};
 use crate::search::{Limits, Report, Score, SearchOptions, Searcher};
-use crate::shogi::Position;
+use crate::shogi::{Move, Position};
 use std::time::Instant;
 
 /// What to measure: the games, their node budgets, the checks.
@@ -41,6 +41,11 @@ pub struct QualityReport {
     pub checked: usize,
     /// Mean absolute difference in winning probability between a label and its check.
     pub label_error: f64,
+    /// The same for a fresh search of each checked position with these settings' limits, and
+    /// with the budget as a hard limit only: the two differ only by the settings, on the same
+    /// positions (the labels of different settings come from different games).
+    pub fresh_error: f64,
+    pub fresh_error_hard: f64,
     pub adjudicated: usize,
     pub replayed: usize,
     /// Replayed games whose end differs from the adjudication (a draw included).
@@ -66,24 +71,20 @@ pub fn win_probability(score: Score) -> f64 {
     }
 }
 
-/// The score of a fresh single-threaded search of `pos` with `nodes` nodes.
+/// The score of a fresh single-threaded search of `pos`.
 fn search_score(
     searcher: &mut Searcher,
     pos: &Position,
     evaluator: &Evaluator,
-    nodes: u64,
+    limits: &Limits<Move>,
 ) -> Option<Score> {
     searcher.new_game();
-    let limits = Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    };
     let opts = SearchOptions {
         threads: 1,
         ..SearchOptions::default()
     };
     let mut score = None;
-    searcher.think(pos, evaluator, &limits, &opts, &mut |r| {
+    searcher.think(pos, evaluator, limits, &opts, &mut |r| {
         if let Report::Pv(info) = r
             && info.multipv <= 1
         {
@@ -101,7 +102,7 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
         Player::new(evaluator.clone()),
     ];
     let mut checker = Searcher::new(16);
-    let mut error_sum = 0.0;
+    let (mut error_sum, mut fresh_sum, mut hard_sum) = (0.0f64, 0.0f64, 0.0f64);
     let span = run.nodes_max.max(run.nodes_min) - run.nodes_min + 1;
     let no_adjudication = GenSettings {
         adjudicate_cp: i32::MAX,
@@ -132,11 +133,15 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
             let Ok(pos) = Position::from_sfen(&sample.sfen) else {
                 continue;
             };
-            if let Some(deep) =
-                search_score(&mut checker, &pos, evaluator, sample.budget * run.deep)
-            {
-                error_sum +=
-                    (win_probability(Score::Cp(sample.score)) - win_probability(deep)).abs();
+            let mut score = |l: Limits<Move>| search_score(&mut checker, &pos, evaluator, &l);
+            let deep = score(budget_limits(sample.budget * run.deep, 1.0));
+            let fresh = score(budget_limits(sample.budget, run.settings.soft_share));
+            let hard = score(budget_limits(sample.budget, 1.0));
+            if let (Some(deep), Some(fresh), Some(hard)) = (deep, fresh, hard) {
+                let truth = win_probability(deep);
+                error_sum += (win_probability(Score::Cp(sample.score)) - truth).abs();
+                fresh_sum += (win_probability(fresh) - truth).abs();
+                hard_sum += (win_probability(hard) - truth).abs();
                 report.checked += 1;
             }
         }
@@ -161,7 +166,10 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
             }
         }
     }
-    report.label_error = error_sum / report.checked.max(1) as f64;
+    let checked = report.checked.max(1) as f64;
+    report.label_error = error_sum / checked;
+    report.fresh_error = fresh_sum / checked;
+    report.fresh_error_hard = hard_sum / checked;
     report
 }
 
@@ -201,6 +209,8 @@ mod tests {
         assert!(r.positions > 0 && r.nodes > 0 && r.plies > 0);
         assert_eq!(r.checked, r.positions / 5);
         assert!((0.0..=1.0).contains(&r.label_error));
+        // Without a soft limit a fresh search is the hard-limited one.
+        assert_eq!(r.fresh_error, r.fresh_error_hard);
         assert!(r.replayed == r.adjudicated && r.adjudication_errors <= r.replayed);
         // The same settings measure the same games.
         let again = measure(&openings, &evaluator, &run(GenSettings::default()));

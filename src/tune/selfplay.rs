@@ -113,6 +113,15 @@ pub fn read_openings(text: &str) -> Result<Vec<Position>, String> {
     Ok(out)
 }
 
+/// A search's limits for a node budget, soft past `soft_share` of it (see [`GenSettings`]).
+pub fn budget_limits(budget: u64, soft_share: f64) -> Limits<Move> {
+    Limits {
+        nodes: Some(budget),
+        soft_nodes: (soft_share < 1.0).then_some((budget as f64 * soft_share) as u64),
+        ..Limits::default()
+    }
+}
+
 /// Plays one game from `start`; `players[0]` plays Black. `nodes(ply)` gives the node budget of
 /// each move (vary it to vary the games).
 pub fn play_game(
@@ -149,12 +158,7 @@ pub fn play_game(
         } else {
             budget
         };
-        let limits = Limits {
-            nodes: Some(budget),
-            soft_nodes: (settings.soft_share < 1.0)
-                .then_some((budget as f64 * settings.soft_share) as u64),
-            ..Limits::default()
-        };
+        let limits = budget_limits(budget, settings.soft_share);
         let mut score = None;
         let mut used = 0;
         let outcome = player
