@@ -95,7 +95,7 @@ class ArenaConfigTests(unittest.TestCase):
             d, lo, hi = table[p["id"]]
             self.assertEqual(p["target"]["option"], "Tune_" + p["id"])
             self.assertEqual((p["initial"], p["bounds"]["min"], p["bounds"]["max"]), (d, lo, hi), p["id"])
-            # tuning/spsa.py's schedule: c_end = max(range / 20, 0.5), r_end 0.002
+            # spsa_params.py's default schedule: c_end = max(range / 20, 0.5), r_end 0.002
             self.assertAlmostEqual(p["schedule"]["c_end"], max((hi - lo) / 20, 0.5), msg=p["id"])
             self.assertEqual(p["schedule"]["r_end"], 0.002, p["id"])
 
