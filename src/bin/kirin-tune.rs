@@ -153,8 +153,9 @@ fn quality_cmd(a: &Args) -> Result<(), String> {
         r.checked, run.deep, r.label_error, r.fresh_error, r.fresh_error_hard
     );
     println!(
-        "adjudication: {} of {} games adjudicated, {} replayed to their end, {} ended otherwise",
-        r.adjudicated, r.games, r.replayed, r.adjudication_errors
+        "adjudication: {} of {} games adjudicated, {} replayed to their end, {} ended otherwise \
+         ({} of them drawn)",
+        r.adjudicated, r.games, r.replayed, r.adjudication_errors, r.adjudication_draws
     );
     Ok(())
 }

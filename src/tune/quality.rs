@@ -48,8 +48,10 @@ pub struct QualityReport {
     pub fresh_error_hard: f64,
     pub adjudicated: usize,
     pub replayed: usize,
-    /// Replayed games whose end differs from the adjudication (a draw included).
+    /// Replayed games whose end differs from the adjudication (a draw included), and of those
+    /// the draws (at the ply cap or by repetition).
     pub adjudication_errors: usize,
+    pub adjudication_draws: usize,
 }
 
 impl QualityReport {
@@ -162,6 +164,7 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
                 report.replayed += 1;
                 if rest.black_result != rec.black_result {
                     report.adjudication_errors += 1;
+                    report.adjudication_draws += usize::from(rest.black_result == 0.5);
                 }
             }
         }
@@ -212,6 +215,7 @@ mod tests {
         // Without a soft limit a fresh search is the hard-limited one.
         assert_eq!(r.fresh_error, r.fresh_error_hard);
         assert!(r.replayed == r.adjudicated && r.adjudication_errors <= r.replayed);
+        assert!(r.adjudication_draws <= r.adjudication_errors);
         // The same settings measure the same games.
         let again = measure(&openings, &evaluator, &run(GenSettings::default()));
         assert_eq!((again.positions, again.nodes), (r.positions, r.nodes));
