@@ -429,7 +429,8 @@ impl Controller {
             }
         } else {
             let limits = Limits {
-                clock: clock_for(pos.side_to_move(), &go.clock, go.movetime),
+                clock: clock_for(pos.side_to_move(), &go.clock, go.movetime)
+                    .filter(|c| !(holds_no_time(c) && (go.nodes.is_some() || go.depth.is_some()))),
                 depth: go.depth,
                 nodes: go.nodes,
                 soft_nodes: None,
@@ -596,6 +597,14 @@ fn clock_for(side: Color, times: &ClockTimes, movetime: Option<u64>) -> Option<C
     })
 }
 
+/// A clock with no time on it at all: `go btime 0 wtime 0 nodes N` is how ShogiArena (and other
+/// runners) ask for a node-limited move. With a node or depth limit beside it, that limit ends
+/// the search and the empty clock is dropped, as Stockfish and YaneuraOu read it; alone, it
+/// stands, and the engine answers at once rather than think without a limit.
+fn holds_no_time(c: &Clock) -> bool {
+    c.time_left == 0 && c.byoyomi == 0 && c.increment == 0 && c.movetime.is_none()
+}
+
 /// Whether `mb` megabytes can be had at all. Reserving without touching costs nothing, and
 /// refusing here beats the abort a failed allocation would be at `isready`.
 fn can_allocate(mb: usize) -> bool {
@@ -640,6 +649,39 @@ mod tests {
         };
         let clock = clock_for(Color::White, &byoyomi_only, None).unwrap();
         assert_eq!((clock.time_left, clock.byoyomi), (0, 1000));
+    }
+
+    #[test]
+    fn an_empty_clock_is_told_apart() {
+        let zero = ClockTimes {
+            btime: Some(0),
+            wtime: Some(0),
+            ..ClockTimes::default()
+        };
+        assert!(holds_no_time(
+            &clock_for(Color::Black, &zero, None).unwrap()
+        ));
+        for times in [
+            ClockTimes {
+                byoyomi: Some(100),
+                ..zero
+            },
+            ClockTimes {
+                btime: Some(5),
+                ..zero
+            },
+            ClockTimes {
+                binc: Some(10),
+                ..zero
+            },
+        ] {
+            assert!(!holds_no_time(
+                &clock_for(Color::Black, &times, None).unwrap()
+            ));
+        }
+        assert!(!holds_no_time(
+            &clock_for(Color::Black, &zero, Some(50)).unwrap()
+        ));
     }
 
     #[test]
