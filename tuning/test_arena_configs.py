@@ -64,8 +64,12 @@ class ArenaConfigTests(unittest.TestCase):
     def test_the_side_by_side_config_validates(self):
         self.validate("tournament", "side-by-side-300.yaml")
 
+    def test_the_generate_config_validates(self):
+        self.validate("generate", "generate-selfplay.yaml")
+
     def test_kirins_rules_where_shogiarena_has_them(self):
-        for name in ("sprt-dev-vs-base.yaml", "gpsshogi-1s.yaml", "spsa.yaml", "side-by-side-300.yaml"):
+        for name in ("sprt-dev-vs-base.yaml", "gpsshogi-1s.yaml", "spsa.yaml", "side-by-side-300.yaml",
+                     "generate-selfplay.yaml"):
             c = load(name)
             self.assertEqual(c["rules"]["repetition_occurrences_to_draw"], 4, name)
             self.assertEqual(c["rules"]["adjudication"]["max_plies"], 320, name)
