@@ -264,7 +264,12 @@ def play_match(out: Path, numbers, ext: str, play_one, on_result, concurrency: i
                 stop.set()
                 for f in futs:
                     f.cancel()
-                kill_live_engines()  # the games in progress end now, unrecorded
+                # The games in progress end now, unrecorded. The kill is repeated until every
+                # worker is done: an engine a worker was starting as the interrupt came is not
+                # yet among the live ones, and its game would otherwise run on to its deadline.
+                while not all(f.done() for f in futs):
+                    kill_live_engines()
+                    cf.wait(futs, timeout=0.5)
                 raise
 
 
