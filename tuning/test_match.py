@@ -390,8 +390,12 @@ class RefereeFakeEngineTests(unittest.TestCase):
         common = ["--engine", fake_spec("A", f"gated {gate}"), "--opponent", fake_spec("B", "first"),
                   "--byoyomi", "600000", "--concurrency", "2", "--max-plies", "10", "--games", "8",
                   "--openings", str(op), "--out", str(out), "--quiet"]
+        # The referee gets Ctrl-C's default disposition whatever the test runs under: a test
+        # command started in the background (`cmd &` in a script) inherits SIGINT ignored, and
+        # a Python started so ignores it for good.
         proc = subprocess.Popen([sys.executable, str(Path(M.__file__)), *common], start_new_session=True,
-                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
         try:
             results = out / "results.jsonl"
 
