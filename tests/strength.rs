@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{Engine, best_of, is_legal};
+use common::{Engine, best_of, is_legal, last_nodes};
 use std::time::Duration;
 
 /// A weakened engine, answering at once (`LimitStrengthDelay` off), without the book.
@@ -16,19 +16,6 @@ fn weakened(option: &str, value: &str, seed: u32) -> Engine {
     let noise = e.sync();
     assert!(noise.iter().all(|l| !l.contains("error")), "{noise:?}");
     e
-}
-
-/// The nodes of the last `info` line before `bestmove`.
-fn last_nodes(lines: &[String]) -> u64 {
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let mut words = l.split_whitespace();
-            words.find(|&w| w == "nodes")?;
-            words.next()?.parse().ok()
-        })
-        .expect("an info line with nodes")
 }
 
 /// Plays `go byoyomi 10000` from `position` and returns the move and the lines before it.

@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Engine, best_of, errors, is_legal};
+use common::{Engine, best_of, errors, is_legal, last_nodes};
 use kirin::shogi::{Position, perft};
 use kirin::usi::{OptionKind, Response, parse_response};
 
@@ -642,28 +642,17 @@ fn overlong_lines_are_refused_whole() {
 /// searched, the empty clock dropped. An empty clock alone still gets an answer at once.
 #[test]
 fn a_node_limit_beside_an_empty_clock_is_searched() {
-    let nodes_of = |lines: &[String]| -> u64 {
-        lines
-            .iter()
-            .rev()
-            .find_map(|l| {
-                let mut words = l.split_whitespace();
-                words.find(|&w| w == "nodes")?;
-                words.next()?.parse().ok()
-            })
-            .expect("an info line with nodes")
-    };
     let mut engine = Engine::ready();
     engine.send("setoption name USI_OwnBook value false");
     engine.send("setoption name Threads value 1");
     engine.send("position startpos moves 7g7f");
     engine.send("go btime 0 wtime 0 nodes 30000");
     let (_, lines) = engine.bestmove();
-    let searched = nodes_of(&lines);
+    let searched = last_nodes(&lines);
     assert!(searched >= 30_000, "{searched} nodes");
     engine.send("go btime 0 wtime 0");
     let (_, lines) = engine.bestmove();
-    let at_once = nodes_of(&lines);
+    let at_once = last_nodes(&lines);
     assert!(at_once < searched, "{at_once} nodes on an empty clock");
     engine.quit();
 }

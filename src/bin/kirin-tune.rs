@@ -9,7 +9,7 @@ use kirin::eval::yari::YariWeights;
 use kirin::shogi::{Color, Position};
 use kirin::tune::quality::{QualityRun, measure};
 use kirin::tune::records::read_positions;
-use kirin::tune::selfplay::{GenSettings, Player, Rng, play_game, read_openings};
+use kirin::tune::selfplay::{GenSettings, Player, Rng, generator_game, play_game, read_openings};
 use kirin::tune::sfen_games::{SelfPlay, SfenResult};
 use kirin::tune::{FitConfig, fit};
 use std::collections::HashMap;
@@ -122,13 +122,12 @@ fn gen_settings(a: &Args) -> Result<GenSettings, String> {
 
 fn quality_cmd(a: &Args) -> Result<(), String> {
     let openings = openings_of(a)?;
-    let nodes_min: u64 = a.num("nodes-min", 3000)?;
     let run = QualityRun {
         seed: a.num("seed", 1)?,
         first: a.num("first", 0)?,
         games: a.num("games", 100)?,
-        nodes_min,
-        nodes_max: a.num("nodes-max", 6000)?.max(nodes_min),
+        nodes_min: a.num("nodes-min", 3000)?,
+        nodes_max: a.num("nodes-max", 6000)?,
         settings: gen_settings(a)?,
         check_every: a.num("check-every", 10)?,
         deep: a.num("deep", 4)?,
@@ -210,12 +209,11 @@ fn gen_cmd(a: &Args) -> Result<(), String> {
         if start.elapsed().as_secs_f64() > minutes * 60.0 {
             break;
         }
-        let mut rng = Rng(seed.wrapping_mul(0x1_0000_0001).wrapping_add(g as u64));
-        let opening = &openings[g % openings.len()];
+        let (opening, mut rng) = generator_game(&openings, seed, g);
         let rec = play_game(
             opening,
             &mut players,
-            |_| nmin + rng.below(nmax - nmin + 1),
+            |_| rng.budget(nmin, nmax),
             !chained,
             &settings,
         );

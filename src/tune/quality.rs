@@ -6,7 +6,8 @@
 //! `kirin-tune gen`), so a report describes exactly the data a `gen` run with the same settings
 //! writes. The checks run after each game and are not counted in its time.
 
-use super::selfplay::{GenSettings, Player, Rng, budget_limits, play_game};
+use super::selfplay::{GenSettings, Player, budget_limits, generator_game, play_game};
+use super::sigmoid;
 use crate::eval::{CP_PER_LOGIT, Evaluator};
 use crate::search::{Limits, Report, Score, SearchOptions, Searcher};
 use crate::shogi::{Move, Position};
@@ -67,7 +68,7 @@ impl QualityReport {
 /// Winning probability of a score from the side to move's view; mates count as certain.
 pub fn win_probability(score: Score) -> f64 {
     match score {
-        Score::Cp(cp) => 1.0 / (1.0 + (-f64::from(cp) / f64::from(CP_PER_LOGIT)).exp()),
+        Score::Cp(cp) => sigmoid(f64::from(cp) / f64::from(CP_PER_LOGIT)),
         Score::Mate(n) if n > 0 => 1.0,
         Score::Mate(_) => 0.0,
     }
@@ -105,21 +106,18 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
     ];
     let mut checker = Searcher::new(16);
     let (mut error_sum, mut fresh_sum, mut hard_sum) = (0.0f64, 0.0f64, 0.0f64);
-    let span = run.nodes_max.max(run.nodes_min) - run.nodes_min + 1;
     let no_adjudication = GenSettings {
         adjudicate_cp: i32::MAX,
         adjudicate_plies: u32::MAX,
         ..run.settings.clone()
     };
     for g in run.first..run.first + run.games {
-        // The generator's own game: `kirin-tune gen` seeds and budgets it the same way.
-        let mut rng = Rng(run.seed.wrapping_mul(0x1_0000_0001).wrapping_add(g as u64));
-        let opening = &openings[g % openings.len()];
+        let (opening, mut rng) = generator_game(openings, run.seed, g);
         let clock = Instant::now();
         let rec = play_game(
             opening,
             &mut players,
-            |_| run.nodes_min + rng.below(span),
+            |_| rng.budget(run.nodes_min, run.nodes_max),
             true,
             &run.settings,
         );
@@ -157,7 +155,7 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
                 let rest = play_game(
                     &pos,
                     &mut players,
-                    |_| run.nodes_min + rng.below(span),
+                    |_| rng.budget(run.nodes_min, run.nodes_max),
                     false,
                     &no_adjudication,
                 );

@@ -113,6 +113,14 @@ pub fn read_openings(text: &str) -> Result<Vec<Position>, String> {
     Ok(out)
 }
 
+/// Game `number` of a generator run with `seed`: its opening and the source of its node
+/// budgets. `kirin-tune gen` and `quality` play their games through it, so that both play the
+/// very same games.
+pub fn generator_game(openings: &[Position], seed: u64, number: usize) -> (&Position, Rng) {
+    let rng = Rng(seed.wrapping_mul(0x1_0000_0001).wrapping_add(number as u64));
+    (&openings[number % openings.len()], rng)
+}
+
 /// A search's limits for a node budget, soft past `soft_share` of it (see [`GenSettings`]).
 pub fn budget_limits(budget: u64, soft_share: f64) -> Limits<Move> {
     Limits {
@@ -277,6 +285,11 @@ impl Rng {
         z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
         z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
         z ^ (z >> 31)
+    }
+
+    /// A node budget uniform in `min..=max` (`max` below `min` counts as `min`).
+    pub fn budget(&mut self, min: u64, max: u64) -> u64 {
+        min + self.below(max.max(min) - min + 1)
     }
 
     /// Uniform in `0..n` (n > 0).

@@ -285,6 +285,19 @@ impl Drop for Engine {
     }
 }
 
+/// The nodes of the last `info` line with a node count among `lines`.
+pub fn last_nodes(lines: &[String]) -> u64 {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|&w| w == "nodes")?;
+            words.next()?.parse().ok()
+        })
+        .expect("an info line with nodes")
+}
+
 /// The move of a `bestmove <move> [ponder <move>]` line.
 pub fn best_of(line: &str) -> &str {
     line.split_whitespace().nth(1).unwrap_or("")
