@@ -30,12 +30,9 @@ import json
 import os
 import shutil
 import signal
-import socket
 import sqlite3
-import subprocess
 import sys
 import tempfile
-import time
 import unittest
 from pathlib import Path
 
@@ -43,35 +40,14 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import arena_harness as H  # noqa: E402
+from loopback_sshd import LoopbackSshd, wait_for  # noqa: E402
 
 LAUNCHER = HERE / "arena_host_python.py"
-SSHD = Path("/usr/sbin/sshd")
 HOSTS = {"host-a": "127.0.0.1", "host-b": "localhost"}
 GAMES = 2
 # Passed on to the hosts' sessions where set: how this machine reaches the package index.
 FORWARDED = ("SSL_CERT_FILE", "SSL_CERT_DIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy",
              "https_proxy", "no_proxy", "UV_INDEX_URL", "UV_DEFAULT_INDEX", "UV_CACHE_DIR")
-
-
-def wait_for(what, condition, limit_s, proc=None):
-    """Polls condition() until it returns something true; fails after limit_s, or at once if proc
-    (the ShogiArena run) has exited."""
-    deadline = time.monotonic() + limit_s
-    while True:
-        value = condition()
-        if value:
-            return value
-        if proc is not None and proc.poll() is not None:
-            raise AssertionError(f"shogiarena exited ({proc.returncode}) while waiting for {what}")
-        if time.monotonic() > deadline:
-            raise AssertionError(f"no {what} within {limit_s} s")
-        time.sleep(0.2)
-
-
-def free_port():
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class ArenaHostsTest(unittest.TestCase):
@@ -88,13 +64,6 @@ class ArenaHostsTest(unittest.TestCase):
 
     @classmethod
     def _start_sshd(cls, d):
-        if not SSHD.exists():
-            raise AssertionError(f"{SSHD} missing: run bash tuning/setup.sh (it installs openssh-server)")
-        ssh = d / "ssh"
-        ssh.mkdir()
-        for key in ("host_key", "client_key"):
-            subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(ssh / key)], check=True)
-        shutil.copy(ssh / "client_key.pub", ssh / "authorized_keys")
         # What a host needs on PATH: uv, and the Python version the workers are built for.
         cls.bin = d / "bin"
         cls.bin.mkdir()
@@ -104,26 +73,12 @@ class ArenaHostsTest(unittest.TestCase):
                "UV_PYTHON_DOWNLOADS": "never",  # the host's Python or none
                "UV_COMPILE_BYTECODE": "1"}  # else every worker start compiles ShogiArena afresh
         env |= {k: os.environ[k] for k in FORWARDED if os.environ.get(k) and " " not in os.environ[k]}
-        cls.port = free_port()
-        (ssh / "sshd_config").write_text("\n".join([
-            "ListenAddress 127.0.0.1", f"Port {cls.port}", f"HostKey {ssh / 'host_key'}",
-            f"PidFile {ssh / 'sshd.pid'}", f"AuthorizedKeysFile {ssh / 'authorized_keys'}",
-            "StrictModes no",  # the keys live under /tmp
-            "UsePAM no", "PasswordAuthentication no", "KbdInteractiveAuthentication no",
-            "Subsystem sftp /usr/lib/openssh/sftp-server",  # ShogiArena copies files over SFTP
-            "SetEnv " + " ".join(f"{k}={v}" for k, v in env.items()), ""]))
-        if os.geteuid() == 0:
-            os.makedirs("/run/sshd", exist_ok=True)  # sshd's privilege separation folder
-        cls.sshd_log = open(ssh / "sshd.log", "wb")
-        cls.sshd = subprocess.Popen([str(SSHD), "-D", "-e", "-f", str(ssh / "sshd_config")],
-                                    stdout=cls.sshd_log, stderr=subprocess.STDOUT)
-        wait_for("sshd listening", lambda: b"Server listening" in (ssh / "sshd.log").read_bytes(), 30, cls.sshd)
+        cls.sshd = LoopbackSshd(d, env)
+        cls.port = cls.sshd.port
         # The coordinator's own HOME: ShogiArena checks host keys against ~/.ssh/known_hosts.
         cls.home = d / "home"
         (cls.home / ".ssh").mkdir(parents=True)
-        key = (ssh / "host_key.pub").read_text().split()[:2]
-        (cls.home / ".ssh" / "known_hosts").write_text(
-            "".join(f"[{h}]:{cls.port} {key[0]} {key[1]}\n" for h in HOSTS.values()))
+        (cls.home / ".ssh" / "known_hosts").write_text(cls.sshd.known_hosts(HOSTS.values()))
 
     @classmethod
     def _write_configs(cls, d):
@@ -165,9 +120,7 @@ class ArenaHostsTest(unittest.TestCase):
             except ProcessLookupError:
                 pass
         if cls.sshd is not None:
-            cls.sshd.terminate()
-            cls.sshd.wait(timeout=30)
-            cls.sshd_log.close()
+            cls.sshd.stop()
         if os.environ.get("ARENA_HOSTS_KEEP"):
             print(f"kept {cls.dir}", file=sys.stderr)
         else:
