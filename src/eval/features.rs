@@ -3,8 +3,8 @@
 //! therefore all the evaluation does, and the tuner fits weights with the very same list.
 
 use crate::shogi::attacks::{
-    bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, pawn_attacks,
-    rook_attacks, silver_attacks,
+    bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks, rook_attacks,
+    silver_attacks, within_three,
 };
 use crate::shogi::position::GOLDS;
 use crate::shogi::{Bitboard, Color, PieceType, Position, Square};
@@ -68,29 +68,6 @@ pub fn phase(pos: &Position) -> usize {
         4..=7 => 2,
         _ => 3,
     }
-}
-
-/// Squares within three king steps: the only places from which a stepping piece (a knight
-/// included) can attack a king zone.
-static NEAR: [Bitboard; 81] = build_near();
-
-const fn build_near() -> [Bitboard; 81] {
-    let mut t = [Bitboard(0); 81];
-    let mut k = 0;
-    while k < 81 {
-        let (kf, kr) = ((k / 9) as i32, (k % 9) as i32);
-        let mut s: usize = 0;
-        while s < 81 {
-            let (f, r) = ((s / 9) as i32, (s % 9) as i32);
-            let (df, dr) = ((f - kf).abs(), (r - kr).abs());
-            if df <= 3 && dr <= 3 {
-                t[k].0 |= 1u128 << s;
-            }
-            s += 1;
-        }
-        k += 1;
-    }
-    t
 }
 
 /// Slot of a mobility-scored kind.
@@ -193,7 +170,9 @@ pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
             king_attacks(k) | Bitboard::from_square(k)
         })
     };
-    let near_of = |k: Option<Square>| k.map_or(Bitboard::EMPTY, |k| NEAR[k.index()]);
+    // Only from within three king steps can a stepping piece (a knight included) attack a
+    // king zone.
+    let near_of = |k: Option<Square>| k.map_or(Bitboard::EMPTY, within_three);
     let zone = [zone_of(kings[0]), zone_of(kings[1])];
     let near = near_of(kings[0]) | near_of(kings[1]);
     let occ = pos.occupied();
@@ -218,7 +197,15 @@ pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
         if hit.is_some() {
             att_count[e] += hit.count();
             att_union[e] |= hit;
-            f(KS_ATTACKER + kind.index(), -sign);
+            // A piece counts once as an attacker; the pawns, visited all at once, once each.
+            let attackers = if kind == PieceType::Pawn {
+                hit.count()
+            } else {
+                1
+            };
+            for _ in 0..attackers {
+                f(KS_ATTACKER + kind.index(), -sign);
+            }
         }
         let d = a & zone[c.index()];
         def_count[c.index()] += d.count();
@@ -228,9 +215,16 @@ pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
     // depend on the order).
     for c in Color::ALL {
         let mine = |pt: PieceType| pos.pieces_cp(c, pt) & active;
-        for sq in mine(PieceType::Pawn) {
-            visit(c, PieceType::Pawn, pawn_attacks(c, sq));
-        }
+        // Pawns all at once: each attacks the square ahead of it (on the board: no pawn stands
+        // on its last rank) and no two pawns the same square, so the counts are those of one
+        // pawn at a time.
+        let pawns = pos.pieces_cp(c, PieceType::Pawn).0;
+        let ahead = if c == Color::Black {
+            pawns >> 1
+        } else {
+            pawns << 1
+        };
+        visit(c, PieceType::Pawn, Bitboard(ahead));
         for sq in mine(PieceType::Lance) {
             visit(c, PieceType::Lance, lance_attacks(c, sq, occ));
         }

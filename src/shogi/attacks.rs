@@ -263,6 +263,33 @@ pub fn king_step_zone(sq: Square) -> Bitboard {
     KING_STEP_ZONE[sq.index()]
 }
 
+/// The squares within three king steps of each square (files and ranks both within three).
+const fn build_within_three() -> [Bitboard; 81] {
+    let mut t = [Bitboard(0); 81];
+    let mut sq = 0;
+    while sq < 81 {
+        let (f, r) = ((sq / 9) as i32, (sq % 9) as i32);
+        let mut s: usize = 0;
+        while s < 81 {
+            let (sf, sr) = ((s / 9) as i32, (s % 9) as i32);
+            if (sf - f).abs() <= 3 && (sr - r).abs() <= 3 {
+                t[sq].0 |= 1u128 << s;
+            }
+            s += 1;
+        }
+        sq += 1;
+    }
+    t
+}
+
+static WITHIN_THREE: [Bitboard; 81] = build_within_three();
+
+/// The squares within three king steps of `sq`, `sq` included.
+#[inline]
+pub fn within_three(sq: Square) -> Bitboard {
+    WITHIN_THREE[sq.index()]
+}
+
 static BETWEEN: [[Bitboard; 81]; 81] = build_between();
 static LINE: [[Bitboard; 81]; 81] = build_line();
 

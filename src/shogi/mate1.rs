@@ -2,7 +2,7 @@
 //! king (or a knight's jump from it) are tried. Those are the cheap, common mates in shogi, where
 //! a drop next to the king ends many games; distant checks are left to the search.
 
-use crate::shogi::attacks::{self, king_attacks, knight_attacks};
+use crate::shogi::attacks::{self, king_attacks, knight_attacks, within_three};
 use crate::shogi::{Bitboard, Move, MoveList, PieceType, Position, Square, movegen};
 
 /// The kinds a mating drop may put down, strongest first: SFEN's hand order without its last
@@ -18,19 +18,14 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     // Flight squares we do not cover now. A check can only mate if the checking piece covers all
     // of them (bar its own square): a quick filter before the exact test, which plays the move
     // and looks for any reply. Discovered attacks are not foreseen, so a rare mate is missed,
-    // but nothing is ever reported that is not a mate.
-    let without_king = occ ^ Bitboard::from_square(ksq);
-    let mut free = Bitboard::EMPTY;
-    for s in king_attacks(ksq).and_not(pos.pieces_of(them)) {
-        if !pos.is_attacked(us, s, without_king) {
-            free |= Bitboard::from_square(s);
-        }
-    }
+    // but nothing is ever reported that is not a mate. Found at the first candidate check:
+    // most positions have none.
+    let mut free = None;
     // The checker's reach is taken without the king on the board: a lance, rook or bishop next
     // to the king also covers the flight square behind it, since the king cannot step back
     // along the line of the check.
     let king_bb = Bitboard::from_square(ksq);
-    let covers = |pt: PieceType, to: Square, occ: Bitboard| {
+    let covers = |free: Bitboard, pt: PieceType, to: Square, occ: Bitboard| {
         free.and_not(attacks::attacks(us, pt, to, occ ^ king_bb) | Bitboard::from_square(to))
             .is_empty()
     };
@@ -46,8 +41,12 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
             for to in squares {
                 let m = Move::drop(pt, to);
                 let occ_after = occ | Bitboard::from_square(to);
-                if covers(pt, to, occ_after)
-                    && defended(pos, to, occ_after, Bitboard::EMPTY, ksq)
+                if covers(
+                    *free.get_or_insert_with(|| flight_squares(pos, ksq)),
+                    pt,
+                    to,
+                    occ_after,
+                ) && defended(pos, to, occ_after, Bitboard::EMPTY, ksq)
                     && pos.is_legal_move(m)
                     && mates(pos, m)
                 {
@@ -67,12 +66,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         | pos.pieces(PieceType::Rook)
         | pos.pieces(PieceType::Horse)
         | pos.pieces(PieceType::Dragon);
-    let (kf, kr) = (ksq.file() as i32, ksq.rank() as i32);
-    for from in pos.pieces_of(us).and_not(king) {
-        let close = (from.file() as i32 - kf).abs() <= 3 && (from.rank() as i32 - kr).abs() <= 3;
-        if !close && !sliders.has(from) {
-            continue;
-        }
+    for from in pos.pieces_of(us).and_not(king) & (within_three(ksq) | sliders) {
         let pt = pos.piece_on(from).kind();
         for to in attacks::attacks(us, pt, from, occ) & targets {
             for promote in [true, false] {
@@ -82,7 +76,8 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                 // The cheap test first: the full legality check costs several times more.
                 let after = if promote { pt.promote() } else { pt };
                 let occ_after = (occ ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
-                if !covers(after, to, occ_after) {
+                let free = *free.get_or_insert_with(|| flight_squares(pos, ksq));
+                if !covers(free, after, to, occ_after) {
                     continue;
                 }
                 let m = Move::normal(from, to, promote);
@@ -97,6 +92,21 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         }
     }
     None
+}
+
+/// The squares next to the enemy king, `ksq`, that it may step to now: not held by its own
+/// pieces and not attacked by the side to move (with the king off the board, so that a
+/// slider's line through it counts).
+fn flight_squares(pos: &Position, ksq: Square) -> Bitboard {
+    let us = pos.side_to_move();
+    let without_king = pos.occupied() ^ Bitboard::from_square(ksq);
+    let mut free = Bitboard::EMPTY;
+    for s in king_attacks(ksq).and_not(pos.pieces_of(!us)) {
+        if !pos.is_attacked(us, s, without_king) {
+            free |= Bitboard::from_square(s);
+        }
+    }
+    free
 }
 
 /// Whether a piece of the side to move arriving on `to` (leaving `from`, which may be empty)
