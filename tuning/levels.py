@@ -4,6 +4,7 @@ against gpsshogi as the anchor, and the weakest level against a random mover.
 
     .venv/bin/python tuning/levels.py --out $KIRIN_DATA/levels/NET [--levels 0,2,4,...,20]
         [--games 150] [--anchor-games 150] [--floor-games 100] [--byoyomi 1000] [--concurrency 2]
+        [--anchor-skip-openings 1500]
 
 Every match is a `tuning/match.py` match (its referee, its records, its Elo with a 95 % margin)
 in a folder of its own under --out, so an interrupted calibration resumes where it stopped: a
@@ -48,13 +49,15 @@ def level_spec(binary: str, level: int, seed: int, byoyomi: int) -> str:
     return f"kirin,cmd={binary},name={name},margin={margin},{opts}"
 
 
-def played(out: Path, engine: str, opponent: str, games: int, args) -> dict:
-    """The summary of one match, played (or finished) in `out`."""
+def played(out: Path, engine: str, opponent: str, games: int, args, skip: int = 0) -> dict:
+    """The summary of one match, played (or finished) in `out`, from opening `skip` on."""
     if (out / "summary.json").exists():
         return json.loads((out / "summary.json").read_text())
     argv = ["--engine", engine, "--opponent", opponent, "--games", str(games),
             "--byoyomi", str(args.byoyomi), "--concurrency", str(args.concurrency),
             "--out", str(out), "--quiet"]
+    if skip:
+        argv += ["--skip-openings", str(skip)]
     if args.openings:
         argv += ["--openings", args.openings]
     if (out / "match.json").exists():
@@ -125,6 +128,9 @@ def main(argv=None):
     ap.add_argument("--byoyomi", type=int, default=1000)
     ap.add_argument("--concurrency", type=int, default=2)
     ap.add_argument("--openings", default=None, help="match.py's default when not given")
+    ap.add_argument("--anchor-skip-openings", type=int, default=0, metavar="N",
+                    help="the anchor match starts at opening N+1 (1500: taya36's lines that no "
+                         "training game starts from, so that it also measures the network)")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
     levels = sorted(int(x) for x in args.levels.split(","))
@@ -150,7 +156,7 @@ def main(argv=None):
         diffs.append(difference(s))
         games[lo] = s["games"]
     s = played(out / "full-vs-gpsshogi", level_spec(binary, 20, 120, args.byoyomi), "gpsshogi",
-               args.anchor_games, args)
+               args.anchor_games, args, args.anchor_skip_openings)
     anchor_diff = difference(s)
     ratings = chain(levels, diffs, anchor_diff)
     text = table(levels, ratings, games, floor, build)

@@ -2,11 +2,14 @@
 Run: .venv/bin/python -m pytest -q tuning/test_levels.py
 """
 
+import argparse
 import math
 import subprocess
 import sys
+import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import cshogi
 
@@ -41,6 +44,23 @@ class ChainTests(unittest.TestCase):
         self.assertTrue(math.isinf(margin))
         self.assertGreater(elo, 100)
         self.assertTrue(math.isfinite(elo))
+
+
+class PlayedTests(unittest.TestCase):
+    def test_the_anchor_can_start_past_the_training_openings(self):
+        args = argparse.Namespace(byoyomi=1000, concurrency=1, openings=None)
+        with tempfile.TemporaryDirectory() as d, mock.patch.object(L.M, "main", return_value={}) as main:
+            L.played(Path(d) / "ladder", "a", "b", 10, args)
+            L.played(Path(d) / "anchor", "a", "gpsshogi", 10, args, 1500)
+            (Path(d) / "anchor" / "match.json").parent.mkdir()
+            (Path(d) / "anchor" / "match.json").write_text("{}")
+            L.played(Path(d) / "anchor", "a", "gpsshogi", 10, args, 1500)
+        ladder, anchor, resumed = (c.args[0] for c in main.call_args_list)
+        self.assertNotIn("--skip-openings", ladder)
+        self.assertEqual(anchor[anchor.index("--skip-openings") + 1], "1500")
+        # a resume keeps the same openings, which match.py checks against the folder's
+        self.assertEqual(resumed[resumed.index("--skip-openings") + 1], "1500")
+        self.assertIn("--resume", resumed)
 
 
 class RandomMoverTests(unittest.TestCase):
