@@ -156,6 +156,9 @@ fn quality_cmd(a: &Args) -> Result<(), String> {
          ({} of them drawn)",
         r.adjudicated, r.games, r.replayed, r.adjudication_errors, r.adjudication_draws
     );
+    for line in &r.wrong_adjudications {
+        println!("  {line}");
+    }
     Ok(())
 }
 

@@ -53,6 +53,9 @@ pub struct QualityReport {
     /// the draws (at the ply cap or by repetition).
     pub adjudication_errors: usize,
     pub adjudication_draws: usize,
+    /// One line for each of those games: its number, the adjudication (winner, ply, the last
+    /// two scores), how the game played on ended and where, and the position adjudicated.
+    pub wrong_adjudications: Vec<String>,
 }
 
 impl QualityReport {
@@ -163,6 +166,21 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
                 if rest.black_result != rec.black_result {
                     report.adjudication_errors += 1;
                     report.adjudication_draws += usize::from(rest.black_result == 0.5);
+                    let side = |r: f64| match r {
+                        1.0 => "Black wins",
+                        0.0 => "White wins",
+                        _ => "draw",
+                    };
+                    report.wrong_adjudications.push(format!(
+                        "game {g}: adjudicated at ply {} ({}; last scores {:?}), played on: {} by {} at ply {}; sfen {}",
+                        pos.game_ply(),
+                        side(rec.black_result),
+                        &rec.scores[rec.scores.len().saturating_sub(2)..],
+                        side(rest.black_result),
+                        rest.ending,
+                        rest.plies,
+                        pos.to_sfen()
+                    ));
                 }
             }
         }
@@ -214,9 +232,41 @@ mod tests {
         assert_eq!(r.fresh_error, r.fresh_error_hard);
         assert!(r.replayed == r.adjudicated && r.adjudication_errors <= r.replayed);
         assert!(r.adjudication_draws <= r.adjudication_errors);
+        assert_eq!(r.wrong_adjudications.len(), r.adjudication_errors);
         // The same settings measure the same games.
         let again = measure(&openings, &evaluator, &run(GenSettings::default()));
         assert_eq!((again.positions, again.nodes), (r.positions, r.nodes));
+    }
+
+    #[test]
+    fn a_game_says_how_it_ended() {
+        let mut players = [
+            Player::new(Evaluator::linear()),
+            Player::new(Evaluator::linear()),
+        ];
+        let play = |sfen: &str, players: &mut [Player; 2], settings: &GenSettings| {
+            let start = Position::from_sfen(sfen).unwrap();
+            play_game(&start, players, |_| 2000, false, settings)
+        };
+        let settings = GenSettings::default();
+        // Black mates with the gold drop; White, mated, has no move.
+        let mate = play("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", &mut players, &settings);
+        assert_eq!(
+            (mate.ending, mate.black_result, mate.moves.len()),
+            ("mate", 1.0, 1)
+        );
+        // A game that starts at the ply cap is a draw there.
+        let cap = play("4k4/9/9/9/9/9/9/9/4K4 b - 400", &mut players, &settings);
+        assert_eq!((cap.ending, cap.black_result), ("ply cap", 0.5));
+        // A rook up on both kings' views for two plies: adjudicated.
+        let tight = GenSettings {
+            adjudicate_cp: 500,
+            adjudicate_plies: 2,
+            ..GenSettings::default()
+        };
+        let won = play("4k4/9/9/9/9/9/9/9/R3K4 b - 1", &mut players, &tight);
+        assert_eq!((won.ending, won.black_result), ("adjudication", 1.0));
+        assert!(won.adjudicated);
     }
 
     #[test]

@@ -81,6 +81,9 @@ pub struct GameRecord {
     pub nodes: u64,
     /// Whether the game ended by adjudication (after `moves`, in the position they reach).
     pub adjudicated: bool,
+    /// How it ended: "mate" (the side to move mated or resigning), "declaration" (an
+    /// entering-king win declared), "repetition", "ply cap" or "adjudication".
+    pub ending: &'static str,
 }
 
 /// Reads an openings file: one `startpos moves ...` (or `sfen ... moves ...`) line per opening.
@@ -153,6 +156,7 @@ pub fn play_game(
     let mut last_big: Option<Color> = None;
     let mut searched = 0u64;
     let mut adjudicated = false;
+    let mut ending = "ply cap";
     let result_for = |winner: Color| if winner == Color::Black { 1.0 } else { 0.0 };
     let black_result = loop {
         if pos.game_ply() >= MAX_GAME_PLY {
@@ -181,8 +185,14 @@ pub fn play_game(
             });
         searched += used;
         let best = match outcome {
-            Outcome::Win => break result_for(us),
-            Outcome::Resign => break result_for(!us),
+            Outcome::Win => {
+                ending = "declaration";
+                break result_for(us);
+            }
+            Outcome::Resign => {
+                ending = "mate";
+                break result_for(!us);
+            }
             Outcome::Move { best, .. } => best,
         };
         // Adjudication: both sides agree one of them is far ahead.
@@ -206,6 +216,7 @@ pub fn play_game(
         }
         if big_score_streak >= settings.adjudicate_plies {
             adjudicated = true;
+            ending = "adjudication";
             break result_for(last_big.unwrap_or(us));
         }
         if record
@@ -229,11 +240,15 @@ pub fn play_game(
             None => 0,
         });
         pos.do_move(best);
-        match pos.repetition(usize::MAX) {
-            Repetition::Draw => break 0.5,
-            Repetition::Win => break result_for(pos.side_to_move()),
-            Repetition::Loss => break result_for(!pos.side_to_move()),
-            _ => {}
+        let repeated = match pos.repetition(usize::MAX) {
+            Repetition::Draw => Some(0.5),
+            Repetition::Win => Some(result_for(pos.side_to_move())),
+            Repetition::Loss => Some(result_for(!pos.side_to_move())),
+            _ => None,
+        };
+        if let Some(result) = repeated {
+            ending = "repetition";
+            break result;
         }
     };
     GameRecord {
@@ -244,6 +259,7 @@ pub fn play_game(
         scores,
         nodes: searched,
         adjudicated,
+        ending,
     }
 }
 
