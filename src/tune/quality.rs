@@ -53,8 +53,9 @@ pub struct QualityReport {
     /// the draws (at the ply cap or by repetition).
     pub adjudication_errors: usize,
     pub adjudication_draws: usize,
-    /// One line for each of those games: its number, the adjudication (winner, ply, the last
-    /// two scores), how the game played on ended and where, and the position adjudicated.
+    /// One line for each of those games: its number, the adjudication (winner, ply, the movers'
+    /// scores of the two plies before it: the adjudicating ply's own score has no move, so the
+    /// record does not keep it), how the game played on ended and where, and the position.
     pub wrong_adjudications: Vec<String>,
 }
 
@@ -172,7 +173,7 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
                         _ => "draw",
                     };
                     report.wrong_adjudications.push(format!(
-                        "game {g}: adjudicated at ply {} ({}; last scores {:?}), played on: {} by {} at ply {}; sfen {}",
+                        "game {g}: adjudicated at ply {} ({}; the movers' scores two and one plies before {:?}), played on: {} by {} at ply {}; sfen {}",
                         pos.game_ply(),
                         side(rec.black_result),
                         &rec.scores[rec.scores.len().saturating_sub(2)..],
