@@ -11,8 +11,9 @@
 //! - `search_moves` equals cshogi's list minus the useless non-promotions (an unpromoted pawn,
 //!   bishop or rook move that could promote, an unpromoted lance move to the second rank);
 //! - `in_check()` and `is_mated()` equal cshogi's `is_check()` and `is_game_over()`;
-//! - the legal moves for which `gives_check` holds, and `movegen::checks`, equal cshogi's
-//!   `check_moves`.
+//! - the legal moves for which `gives_check` holds, those for which `gives_check_with` holds
+//!   (the search's test, from check squares found once per position), and `movegen::checks`,
+//!   equal cshogi's `check_moves`.
 //!
 //! The interpreter is `.venv/bin/python` at the repository root when it exists, else `python3`.
 //! A missing interpreter or cshogi is a failure, not a skip. The seed is fixed; set
@@ -248,6 +249,23 @@ fn compare(line: &str, stats: &mut Stats) -> Vec<(&'static str, String)> {
             format!(
                 "{sfen}: moves with gives_check differ from cshogi's check_moves: {}",
                 diff(&gives, &cs_checking)
+            ),
+        ));
+    }
+    // The search's test, from check squares found once for the position.
+    let info = pos.check_info();
+    let gives_with = sorted_text(
+        legal
+            .iter()
+            .copied()
+            .filter(|&m| pos.gives_check_with(&info, m)),
+    );
+    if gives_with != cs_checking {
+        errors.push((
+            GIVES_CHECK,
+            format!(
+                "{sfen}: moves with gives_check_with differ from cshogi's check_moves: {}",
+                diff(&gives_with, &cs_checking)
             ),
         ));
     }

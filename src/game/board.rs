@@ -11,7 +11,7 @@ use super::{
 };
 use crate::book::{BookAnswer, BookRequest};
 use crate::mate::MateProgress;
-use crate::shogi::board::Board;
+use crate::shogi::board::{Board, CheckInfo};
 use crate::shogi::{Color, Kind, Move, PieceSet, Repetition};
 use std::fmt::Debug;
 
@@ -131,6 +131,15 @@ impl<S: BoardGame> Game for Board<S> {
     #[inline]
     fn gives_check(&self, m: Move) -> bool {
         Board::gives_check(self, m)
+    }
+    type CheckInfo = CheckInfo;
+    #[inline]
+    fn check_info(&self) -> CheckInfo {
+        Board::check_info(self)
+    }
+    #[inline(always)]
+    fn gives_check_with(&self, info: &CheckInfo, m: Move) -> bool {
+        Board::gives_check_with(self, info, m)
     }
     #[inline]
     fn is_legal_move(&self, m: Move) -> bool {

@@ -145,6 +145,11 @@ impl Game for Position {
     fn gives_check(&self, _m: Move) -> bool {
         false
     }
+    type CheckInfo = ();
+    fn check_info(&self) {}
+    fn gives_check_with(&self, _info: &(), _m: Move) -> bool {
+        false
+    }
     fn is_legal_move(&self, m: Move) -> bool {
         self.royals(self.side_to_move()) > 0 && Position::is_legal_move(self, m)
     }

@@ -75,6 +75,12 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn undo_null_move(&mut self);
 
     fn gives_check(&self, m: Self::Move) -> bool;
+    /// What `gives_check_with` needs of the position, found once for all its moves.
+    type CheckInfo;
+    fn check_info(&self) -> Self::CheckInfo;
+    /// `gives_check(m)`, with `info` from `check_info` of this position: the search asks it of
+    /// most moves of a node, pruned ones included (pruning spares checks).
+    fn gives_check_with(&self, info: &Self::CheckInfo, m: Self::Move) -> bool;
     fn is_legal_move(&self, m: Self::Move) -> bool;
     /// Every legal move, as perft counts them.
     fn legal_moves(&self) -> MoveList<Self::Move>;

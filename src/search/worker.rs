@@ -467,6 +467,7 @@ impl<'a, G: Game> Worker<'a, G> {
         let mut captures_tried: arrayvec::ArrayVec<G::Move, 32> = arrayvec::ArrayVec::new();
         let original_alpha = alpha;
 
+        let check_info = self.pos.check_info();
         while let Some(m) = picker.next_move(&self.pos, &self.hist, &ctx) {
             if root && !self.root_moves[self.pv_idx..].iter().any(|rm| rm.mv == m) {
                 continue;
@@ -477,7 +478,7 @@ impl<'a, G: Game> Worker<'a, G> {
             }
             let capture = self.pos.is_capture(m);
             let quiet = !capture && !m.is_promotion();
-            let gives_check = self.pos.gives_check(m);
+            let gives_check = self.pos.gives_check_with(&check_info, m);
 
             if !root && best_value > -MATE_IN_MAX_PLY {
                 let lmr_depth = (depth - 1 - self.reduction(improving, depth, move_count)).max(0);

@@ -3,6 +3,7 @@
 //! set (kinds, hands, keys, how pieces attack); making, taking back and passing moves, SFEN's
 //! board field and the queries are the same for both.
 
+use super::attacks;
 use super::bitboard::Bitboard;
 use super::rules::Repetition;
 use super::sfen::write_sfen_rank;
@@ -22,6 +23,23 @@ pub trait HandCounts: Copy + Eq {
     fn count(self, pt: Self::Kind) -> u32;
     fn add(&mut self, pt: Self::Kind);
     fn remove(&mut self, pt: Self::Kind);
+}
+
+/// What it takes to check a king, found once for a position (see [`PieceSet::check_squares`]).
+#[derive(Clone, Copy)]
+pub struct CheckSquares {
+    /// Per kind index, the squares from which a piece of that kind checks the king directly.
+    pub by_kind: [Bitboard; 16],
+    /// The side to move's pieces that alone stand between one of its sliders and the king: a
+    /// move of one off that line uncovers a check.
+    pub shields: Bitboard,
+}
+
+/// A position's enemy king and, where its game finds them at once, its check squares.
+#[derive(Clone, Copy)]
+pub struct CheckInfo {
+    ksq: Option<Square>,
+    squares: Option<CheckSquares>,
 }
 
 /// What a game's pieces bring to the shared board.
@@ -57,6 +75,13 @@ pub trait PieceSet: Sized + 'static {
     /// Whether the side to move, playing board move `m`, uncovers a check by one of its sliders
     /// on the enemy king on `ksq`; `occ` is the occupancy after the move.
     fn uncovers_check(pos: &Board<Self>, m: Move, ksq: Square, occ: Bitboard) -> bool;
+    /// The squares from which each kind of the side to move checks the enemy king on `ksq`,
+    /// and the pieces shielding it from a slider: `gives_check` for all the moves of a
+    /// position at once. `None` where a game tests each move as it comes.
+    #[inline]
+    fn check_squares(_pos: &Board<Self>, _ksq: Square) -> Option<CheckSquares> {
+        None
+    }
 
     /// Whether `sq` is on this game's board.
     #[inline]
@@ -388,6 +413,30 @@ impl<S: PieceSet> Board<S> {
     pub fn do_move(&mut self, m: Move) {
         let gives_check = self.gives_check(m);
         self.do_move_with_check(m, gives_check);
+    }
+
+    /// What `gives_check_with` needs of this position, found once for all its moves.
+    #[inline]
+    pub fn check_info(&self) -> CheckInfo {
+        let ksq = self.kings[(!self.side).index()];
+        CheckInfo {
+            ksq,
+            squares: ksq.and_then(|k| S::check_squares(self, k)),
+        }
+    }
+
+    /// `gives_check(m)`, with `info` from `check_info` of this position.
+    #[inline(always)]
+    pub fn gives_check_with(&self, info: &CheckInfo, m: Move) -> bool {
+        let (Some(ksq), Some(squares)) = (info.ksq, &info.squares) else {
+            return self.gives_check(m);
+        };
+        let to = m.to();
+        if squares.by_kind[self.moved_kind_after(m).index()].has(to) {
+            return true;
+        }
+        // A shield that leaves its line uncovers the check it held back.
+        !m.is_drop() && squares.shields.has(m.from()) && !attacks::line(ksq, m.from()).has(to)
     }
 
     /// Whether legal move `m` checks the opponent's king, directly or by uncovering a slider.

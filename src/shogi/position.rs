@@ -3,7 +3,7 @@
 
 use super::attacks::{self, between};
 use super::bitboard::Bitboard;
-use super::board::{Board, PieceSet};
+use super::board::{Board, CheckSquares, PieceSet};
 use super::hand::Hand;
 use super::movegen;
 use super::rules::Repetition;
@@ -120,6 +120,59 @@ impl PieceSet for StandardPieces {
         // None of our pieces stands on `to` before the move, so any slider that now reaches the
         // king through the vacated square is a discovered check.
         movegen::slider_hits(pos, us, ksq, occ)
+    }
+
+    /// A piece of ours on `sq` attacks the king on `ksq` exactly when the same piece of the
+    /// king's colour on `ksq` attacks `sq`, through the same occupancy. The occupancy a move
+    /// leaves differs from today's on its two squares only: its destination does not block a
+    /// line from itself, and its origin cannot lie between the destination and the king on the
+    /// destination's line, since a slider there would have been checking already (our pieces
+    /// move along a line away from the king only as the same slider).
+    #[inline]
+    fn check_squares(pos: &Position, ksq: Square) -> Option<CheckSquares> {
+        let them = !pos.side;
+        let occ = pos.occupied();
+        let gold = attacks::gold_attacks(them, ksq);
+        let king = attacks::king_attacks(ksq);
+        let bishop = attacks::bishop_attacks(ksq, occ);
+        let rook = attacks::rook_attacks(ksq, occ);
+        let mut t = [Bitboard::EMPTY; 16];
+        t[PieceType::Pawn.index()] = attacks::pawn_attacks(them, ksq);
+        t[PieceType::Lance.index()] = attacks::lance_attacks(them, ksq, occ);
+        t[PieceType::Knight.index()] = attacks::knight_attacks(them, ksq);
+        t[PieceType::Silver.index()] = attacks::silver_attacks(them, ksq);
+        t[PieceType::Bishop.index()] = bishop;
+        t[PieceType::Rook.index()] = rook;
+        t[PieceType::King.index()] = king;
+        for pt in [
+            PieceType::Gold,
+            PieceType::ProPawn,
+            PieceType::ProLance,
+            PieceType::ProKnight,
+            PieceType::ProSilver,
+        ] {
+            t[pt.index()] = gold;
+        }
+        t[PieceType::Horse.index()] = bishop | king;
+        t[PieceType::Dragon.index()] = rook | king;
+        // Our sliders that would reach the king on an empty board, and what stands between.
+        let us = pos.side;
+        let snipers = (attacks::pseudo_attacks(them, PieceType::Rook, ksq)
+            & pos.slot(us, ROOK_DRAGON))
+            | (attacks::pseudo_attacks(them, PieceType::Bishop, ksq) & pos.slot(us, BISHOP_HORSE))
+            | (attacks::pseudo_attacks(them, PieceType::Lance, ksq)
+                & pos.pieces_cp(us, PieceType::Lance));
+        let mut shields = Bitboard::EMPTY;
+        for s in snipers {
+            let blockers = between(ksq, s) & occ;
+            if blockers.count() == 1 {
+                shields |= blockers & pos.pieces_of(us);
+            }
+        }
+        Some(CheckSquares {
+            by_kind: t,
+            shields,
+        })
     }
 
     fn attackers_behind(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {

@@ -76,9 +76,10 @@ impl<G: Game> Worker<'_, G> {
         let mut best_move = G::Move::NONE;
         let original_alpha = alpha;
         let mut move_count = 0;
+        let check_info = self.pos.check_info();
         while let Some(m) = picker.next_move(&self.pos, &self.hist, &ctx) {
             move_count += 1;
-            let gives_check = self.pos.gives_check(m);
+            let gives_check = self.pos.gives_check_with(&check_info, m);
             if !in_check {
                 if !gives_check && best_value > -MATE_IN_MAX_PLY {
                     let victim = self.pos.captured_value(m);
