@@ -27,20 +27,12 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import gen_parallel as G  # noqa: E402
+import test_gen_parallel as P  # noqa: E402
 from loopback_sshd import LoopbackSshd, free_port, wait_for  # noqa: E402
 
-REPO = HERE.parent
-TUNE = REPO / "target" / "fast" / "kirin-tune"
-OPENINGS = "\n".join([
-    "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
-    "sfen lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3",
-]) + "\n"
-GEN = ["--seed", "7", "--nodes-min", "200", "--nodes-max", "300", "--eval", "linear"]
-
-
-def setUpModule():
-    # Up to date in well under a second when `cargo test --profile fast` ran first (tests/run.sh).
-    subprocess.run(["cargo", "build", "--profile", "fast", "--bin", "kirin-tune", "--quiet"], cwd=REPO, check=True)
+# The cheap games and the build of the one-machine tests: the hosts must write what they write.
+TUNE, OPENINGS, GEN = P.TUNE, P.OPENINGS, P.GEN
+setUpModule = P.setUpModule
 
 
 class GenHosts(unittest.TestCase):
