@@ -382,3 +382,38 @@ fn one_searcher_searches_again_and_again() {
         assert_eq!(depth, 4, "{sfen}");
     }
 }
+
+/// A position of a real game (kirin against itself, byoyomi 100) where the first ply takes
+/// 1.5 M nodes: its quiescence search runs through chains of checks and interposed drops. A
+/// search stopped before that ply ends searches it again so that its answer has a score; that
+/// second search has a node limit of its own instead of running to the end (1.9 s past the
+/// clock in the game).
+#[test]
+fn a_search_stopped_in_its_first_ply_answers_within_a_few_thousand_nodes() {
+    let pos = Position::from_sfen(
+        "1l5n1/2k1+S1+P2/n2gpp1+P1/2r1n1P1+b/1PPns4/9/3PP4/K3L4/3b1G1+l1 w G2SL3Prg6p 134",
+    )
+    .unwrap();
+    let mut searcher = Searcher::new(32);
+    let mut most_nodes = 0;
+    let outcome = searcher.think(
+        &pos,
+        &Evaluator::default(),
+        &nodes(1000),
+        &one_thread(),
+        &mut |r| {
+            if let Report::Pv(info) = r {
+                most_nodes = most_nodes.max(info.nodes);
+            }
+        },
+    );
+    match outcome {
+        Outcome::Move { best, .. } => assert!(legal_moves(&pos).contains(&best)),
+        o => panic!("expected a move, got {o:?}"),
+    }
+    assert!(most_nodes > 0, "no line reported");
+    assert!(
+        most_nodes < 10_000,
+        "{most_nodes} nodes for a 1,000-node search"
+    );
+}

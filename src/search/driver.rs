@@ -80,6 +80,10 @@ fn root_move_list<G: Game>(pos: &G, limits: &Limits<G::Move>) -> Vec<RootMove<G:
         .collect()
 }
 
+/// The node limit of the one ply searched when a search is stopped before its first iteration
+/// ends: a few milliseconds, past a deadline that has already come.
+const RESCUE_NODES: u64 = 4_096;
+
 /// The line for a root that needs no search: a declaration or try (`mate 1`), or no legal
 /// move (`mate -0`, as `Score::Mate(0)`).
 fn settled_line<M>(
@@ -297,9 +301,14 @@ pub fn think<G: Game>(
     *histories = kept;
 
     let mut best = pick_best(&results);
-    // Stopped before any iteration ended (a `stop` right after `go`): one more ply, which takes
-    // a few hundred nodes, so that the answer is a searched move and comes with its score.
+    // Stopped before any iteration ended (a `stop` right after `go`, or a first ply too big for
+    // the clock): one more ply, so that the answer is a searched move and comes with its score.
+    // It usually takes a few hundred nodes, but in a position whose quiescence search runs
+    // through long chains of checks and interposed drops it took 1.5 M (1.9 s past a byoyomi of
+    // 100 ms), so it has a node limit of its own; where that ends it too, the answer is the
+    // first root move, as without it.
     let rescued;
+    let rescue_counter = [AtomicU64::new(0)];
     if best.depth == 0 {
         let fresh = SearchControl::default();
         let mut w = Worker::new(
@@ -308,13 +317,19 @@ pub fn think<G: Game>(
             tt,
             &fresh,
             opts,
-            &counters,
+            &rescue_counter,
             0,
             start,
             evaluator,
             Histories::new(),
         );
+        w.check_mask = 63;
+        w.main = Some(MainDuties {
+            node_limit: RESCUE_NODES,
+            ..MainDuties::default()
+        });
         iterate(&mut w, 1, limits, opts, Some(reporter), tt, start);
+        w.publish_nodes();
         if w.completed_depth > 0 {
             rescued = ThreadResult {
                 depth: w.completed_depth,
@@ -331,7 +346,11 @@ pub fn think<G: Game>(
     if resign {
         return Outcome::Resign;
     }
-    let nodes: u64 = counters.iter().map(|n| n.load(Ordering::Relaxed)).sum();
+    let nodes: u64 = counters
+        .iter()
+        .chain(&rescue_counter)
+        .map(|n| n.load(Ordering::Relaxed))
+        .sum();
     let searched = opts.multipv.clamp(1, best.root_moves.len());
     let chosen = match skill {
         // One of the searched lines, reported as the only one, since it is what is played.
