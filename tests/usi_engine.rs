@@ -648,8 +648,11 @@ fn a_node_limit_beside_an_empty_clock_is_searched() {
     engine.send("position startpos moves 7g7f");
     engine.send("go btime 0 wtime 0 nodes 30000");
     let (_, lines) = engine.bestmove();
+    // The last line is the last iteration that ended under the limit, or the whole count when
+    // the stopped iteration changed the first move: either way thousands of nodes, where an
+    // empty clock alone answers after one short iteration.
     let searched = last_nodes(&lines);
-    assert!(searched >= 30_000, "{searched} nodes");
+    assert!(searched >= 10_000, "{searched} nodes");
     engine.send("go btime 0 wtime 0");
     let (_, lines) = engine.bestmove();
     let at_once = last_nodes(&lines);
