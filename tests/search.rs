@@ -9,17 +9,21 @@ struct Result {
     outcome: Outcome<Move>,
     score: Option<Score>,
     pvs: Vec<(u32, Vec<Move>)>,
+    /// The most nodes any line reported.
+    nodes: u64,
 }
 
 fn search(pos: &Position, limits: Limits<Move>, opts: SearchOptions) -> Result {
     let mut searcher = Searcher::new(32);
     let mut score = None;
     let mut pvs = Vec::new();
+    let mut nodes = 0;
     let outcome = searcher.think(pos, &Evaluator::default(), &limits, &opts, &mut |r| {
         if let Report::Pv(info) = r {
             if info.multipv <= 1 {
                 score = Some(info.score);
             }
+            nodes = nodes.max(info.nodes);
             pvs.push((info.multipv, info.pv));
         }
     });
@@ -27,6 +31,7 @@ fn search(pos: &Position, limits: Limits<Move>, opts: SearchOptions) -> Result {
         outcome,
         score,
         pvs,
+        nodes,
     }
 }
 
@@ -394,23 +399,9 @@ fn a_search_stopped_in_its_first_ply_answers_within_a_few_thousand_nodes() {
         "1l5n1/2k1+S1+P2/n2gpp1+P1/2r1n1P1+b/1PPns4/9/3PP4/K3L4/3b1G1+l1 w G2SL3Prg6p 134",
     )
     .unwrap();
-    let mut searcher = Searcher::new(32);
-    let mut most_nodes = 0;
-    let outcome = searcher.think(
-        &pos,
-        &Evaluator::default(),
-        &nodes(1000),
-        &one_thread(),
-        &mut |r| {
-            if let Report::Pv(info) = r {
-                most_nodes = most_nodes.max(info.nodes);
-            }
-        },
-    );
-    match outcome {
-        Outcome::Move { best, .. } => assert!(legal_moves(&pos).contains(&best)),
-        o => panic!("expected a move, got {o:?}"),
-    }
+    let r = search(&pos, nodes(1000), one_thread());
+    assert!(legal_moves(&pos).contains(&best(&r)));
+    let most_nodes = r.nodes;
     assert!(most_nodes > 0, "no line reported");
     assert!(
         most_nodes < 10_000,
