@@ -2,6 +2,7 @@
 rules on hand-made sequences, move checking, the impasse judgement and the engine specs.
 The full pipeline (two Fairy-Stockfish games) is `yari_match.py --selftest`."""
 
+import json
 import random
 import sys
 import tempfile
@@ -157,6 +158,38 @@ class Faults(unittest.TestCase):
         text = (self.dir / "game.txt").read_text()
         self.assertIn("position sfen rnnkbbr/7/ppppppp/7/7/7/PPPPPPP/7/RBBKNNR b - 1 moves 7g7f 1c1d", text)
         self.assertIn("result draw (max plies)", text)
+
+
+class Resume(unittest.TestCase):
+    def test_an_interrupted_match_resumes_where_it_stopped(self):
+        with tempfile.TemporaryDirectory() as d:
+            d = Path(d)
+            (d / "fake.py").write_text(FAKE)
+            fake = f"{sys.executable} {d / 'fake.py'} good"
+            out = d / "m"
+            common = ["--engine", f"fake,cmd={fake},name=a,margin=30000",
+                      "--opponent", f"fake,cmd={fake},name=b,margin=30000",
+                      "--movetime", "50", "--max-plies", "4", "--random-plies", "0", "--seed", "4",
+                      "--out", str(out), "--quiet"]
+            Y.main(common + ["--games", "1"])
+            first = (out / "results.jsonl").read_text().splitlines()
+            self.assertEqual(len(first), 1)
+            Y.main(common + ["--games", "3", "--resume"])
+            rows = [json.loads(line) for line in (out / "results.jsonl").read_text().splitlines()]
+            self.assertEqual(sorted(r["game"] for r in rows), [1, 2, 3])
+            self.assertEqual(json.dumps(rows[0]), json.dumps(json.loads(first[0])), "game 1 was played again")
+            summary = json.loads((out / "summary.json").read_text())
+            self.assertEqual((summary["games"], summary["D"]), (3, 3))
+            # Another match in the folder, or a finished one, is refused with one line.
+            with self.assertRaises(SystemExit) as e:
+                Y.main(common[:4] + ["--movetime", "60"] + common[6:] + ["--games", "5", "--resume"])
+            self.assertIn("movetime differs", str(e.exception))
+            with self.assertRaises(SystemExit) as e:
+                Y.main(common + ["--games", "3", "--resume"])
+            self.assertIn("already has 3 of 3 games", str(e.exception))
+            with self.assertRaises(SystemExit) as e:
+                Y.main(common[:-3] + ["--quiet", "--games", "3", "--resume"])
+            self.assertIn("--resume needs --out", str(e.exception))
 
 
 if __name__ == "__main__":

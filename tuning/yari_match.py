@@ -113,6 +113,9 @@ def run_match(args) -> dict:
             "random_plies": args.random_plies, "openings": [" ".join(o) for o in openings],
             "max_plies": args.max_plies, "concurrency": args.concurrency,
             "loadavg_start": os.getloadavg(), "start": stamp}
+    done = games.finished_games(out, meta, args.games, resume_difference) if args.resume else {}
+    if done:
+        meta["resumed"] = stamp
     (out / "match.json").write_text(json.dumps(meta, indent=1))
     if not args.quiet:
         print(f"yari shogi: {a.name} (go {go_a}, margin {a.margin_ms} ms) vs {b.name} (go {go_b}, margin "
@@ -120,7 +123,12 @@ def run_match(args) -> dict:
               f"plies (seed {args.seed}), concurrency {args.concurrency}; records in {out}", flush=True)
 
     tally = stats.Tally()
-    results = []
+    results = [done[g] for g in sorted(done)]
+    for res in results:
+        tally.add(res["pair"], res["a_colour"], res)
+    if done and not args.quiet:
+        s = tally.summary()
+        print(f"resuming after {len(done)} games: W{s['W']} D{s['D']} L{s['L']}", flush=True)
 
     def play_one(i, rec):
         pair, a_black = games.game_pairing(i)
@@ -135,11 +143,28 @@ def run_match(args) -> dict:
         if not args.quiet:
             print(games.game_line(res, a.name, tally.summary()), flush=True)
 
-    games.play_match(out, range(args.games), "txt", play_one, on_result, args.concurrency)
+    games.play_match(out, [i for i in range(args.games) if i + 1 not in done], "txt", play_one, on_result,
+                     args.concurrency)
     s = games.finish(out, tally.summary(), a.name, b.name)
     s["results"] = sorted(results, key=lambda r: r["game"])
     s["out"] = str(out)
     return s
+
+
+# What must match for a resumed match to go on where the first run stopped. The openings are
+# compared as far as both go: a longer match draws more of them from the same seed.
+RESUME_KEYS = ("A", "B", "movetime", "seed", "random_plies", "max_plies")
+
+
+def resume_difference(old: dict, new: dict) -> str | None:
+    """The first setting in which two match records differ, None when they are one match."""
+    for key in RESUME_KEYS:
+        if old.get(key) != new.get(key):
+            return key
+    shared = min(len(old.get("openings", [])), len(new.get("openings", [])))
+    if old.get("openings", [])[:shared] != new.get("openings", [])[:shared]:
+        return "openings"
+    return None
 
 
 def replay_ok(res: dict) -> str | None:
@@ -228,6 +253,9 @@ def main(argv=None):
     ap.add_argument("--out", default=None, help="records folder (default $KIRIN_DATA/yari-match/<time>-A-vs-B, "
                     "KIRIN_DATA defaulting to ~/kirin-data)")
     ap.add_argument("--logs", action="store_true", help="keep each engine's stderr")
+    ap.add_argument("--resume", action="store_true",
+                    help="go on with the interrupted match in --out (same engines and settings; its finished "
+                    "games count, the games cut off are played again)")
     ap.add_argument("--quiet", action="store_true")
     ap.add_argument("--selftest", action="store_true",
                     help="check the adjudication on fixed sequences, then play 2 games fairy vs fairy at "
@@ -235,6 +263,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.games < 1 or args.movetime < 1 or args.random_plies < 0:
         raise SystemExit("--games and --movetime must be positive, --random-plies not negative")
+    if args.resume and not args.out:
+        raise SystemExit("--resume needs --out, the folder of the match to go on with")
     if args.selftest:
         return selftest(args)
     run_match(args)
