@@ -3,10 +3,10 @@
 //! The search leaves out the non-promotions that are never better: a pawn becomes a yari
 //! silver, which keeps the pawn's step, and a yari rook becomes a rook, which keeps all its
 //! moves. A yari knight or yari bishop gives up its forward slide when it promotes, so both
-//! choices stay. There is no fast mate-in-one test yet; the search finds those mates by
-//! searching. Yari shogi has no declaration either: its impasse rule counts points at the end
-//! of a game that neither side can win, which the referee (not the search) applies; so the
-//! trait's defaults stand for all three.
+//! choices stay. The mate in one the search asks for at each node is `yari::mate_in_one`,
+//! exact (stalemates included, since no legal move loses in yari). Yari shogi has no
+//! declaration: its impasse rule counts points at the end of a game that neither side can win,
+//! which the referee (not the search) applies; so the trait's defaults stand for both.
 
 use super::board::{BoardGame, MoveSet};
 use super::{MoveList, SharedWeights};
@@ -55,6 +55,10 @@ impl BoardGame for YariPieces {
     #[inline]
     fn is_useless_non_promotion(pos: &Position, m: Move) -> bool {
         pos.skippable(m)
+    }
+    #[inline]
+    fn mate_in_one(pos: &mut Position) -> Option<Move> {
+        crate::yari::mate_in_one(pos)
     }
 
     fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {

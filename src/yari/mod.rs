@@ -4,12 +4,15 @@
 //! rules are this module's own.
 
 pub mod attacks;
+mod mate1;
 mod movegen;
 mod position;
 mod rules;
+mod stalemate;
 pub mod types;
 mod zobrist;
 
+pub use mate1::mate_in_one;
 pub use movegen::{drop_squares, in_zone, promotion_options};
 pub use position::{Position, START_SFEN, StateInfo, YariPieces};
 pub use rules::value;

@@ -140,7 +140,14 @@ impl Position {
     }
 
     /// `c`'s pieces that alone stand between `c`'s king and an enemy slider aimed at it.
+    #[inline]
     pub fn pinned(&self, c: Color) -> Bitboard {
+        self.king_blockers(c) & self.by_color[c.index()]
+    }
+
+    /// Pieces of either colour that alone stand between `c`'s king and an enemy slider aimed at
+    /// it: `c`'s are pinned, and the enemy's uncover a check when they leave the line.
+    pub fn king_blockers(&self, c: Color) -> Bitboard {
         let Some(ksq) = self.kings[c.index()] else {
             return Bitboard::EMPTY;
         };
@@ -151,14 +158,14 @@ impl Position {
             | (rays.and_not(Bitboard::file_mask(ksq.file())) & self.sideways_sliders()))
             & self.by_color[them.index()];
         let occ = self.occupied();
-        let mut pinned = Bitboard::EMPTY;
+        let mut blockers = Bitboard::EMPTY;
         for s in snipers {
             let b = between(ksq, s) & occ;
             if b.is_some() && !b.more_than_one() {
-                pinned |= b;
+                blockers |= b;
             }
         }
-        pinned & self.by_color[c.index()]
+        blockers
     }
 }
 
