@@ -14,6 +14,7 @@ use crate::eval::yari::YariWeights;
 use crate::shogi::Move;
 use crate::yari::{PieceType, Position, YariPieces, in_zone};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 impl Position {
     /// Whether the search may skip `m` because promoting instead is never worse.
@@ -56,9 +57,25 @@ impl BoardGame for YariPieces {
     fn is_useless_non_promotion(pos: &Position, m: Move) -> bool {
         pos.skippable(m)
     }
-    #[inline]
     fn mate_in_one(pos: &mut Position) -> Option<Move> {
-        crate::yari::mate_in_one(pos)
+        let key = pos.key();
+        let slot = &MATES[key as usize % MATES.len()];
+        let entry = slot.load(Ordering::Relaxed);
+        if entry != 0 && (entry ^ key) >> 16 == 0 {
+            let m = Move::from_raw(entry as u16);
+            if m.is_none() {
+                return None;
+            }
+            // Another position with the same key (as rare as in the hash table) may have left a
+            // move that is not legal here: then the answer is found afresh.
+            if pos.is_legal_move(m) {
+                return Some(m);
+            }
+        }
+        let found = crate::yari::mate_in_one(pos);
+        let m = found.map_or(0, |m| u64::from(m.raw()));
+        slot.store((key & !0xffff) | m, Ordering::Relaxed);
+        found
     }
 
     fn parse_move(pos: &Position, text: &str) -> Result<Move, String> {
@@ -68,6 +85,12 @@ impl BoardGame for YariPieces {
         YariWeights::embedded()
     }
 }
+
+/// The answers of `mate_in_one` for the positions last asked about, by key: the search asks
+/// again of every position each iteration revisits, and the answer, found at some cost, is the
+/// position's own. An entry is the key's upper 48 bits and the move (0 for none); shared by
+/// all search threads, which may overwrite each other's entries but never tear one.
+static MATES: [AtomicU64; 1 << 16] = [const { AtomicU64::new(0) }; 1 << 16];
 
 /// Yari shogi: the start, an opening, and the two middlegames of the perft table (one with
 /// promoted pieces of every kind, one with drops that mate).
@@ -83,3 +106,36 @@ const BENCH_POSITIONS: [(&str, &str); 4] = [
     ),
     ("drops", "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Game;
+
+    /// The remembered answers are the ones found afresh, asked once or again.
+    #[test]
+    fn remembered_mates_are_the_found_ones() {
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let mut mates = 0;
+        for g in 0..40 {
+            let mut p = Position::from_sfen(BENCH_POSITIONS[g % BENCH_POSITIONS.len()].1).unwrap();
+            for _ in 0..80 {
+                if !p.in_check() {
+                    let fresh = crate::yari::mate_in_one(&mut p);
+                    assert_eq!(Game::mate_in_one(&mut p), fresh, "{}", p.to_sfen());
+                    assert_eq!(Game::mate_in_one(&mut p), fresh, "{}", p.to_sfen());
+                    mates += usize::from(fresh.is_some());
+                }
+                let moves = p.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                p.do_move(moves[(x % moves.len() as u64) as usize]);
+            }
+        }
+        assert!(mates > 0);
+    }
+}
