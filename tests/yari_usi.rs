@@ -97,6 +97,27 @@ fn a_pawn_drop_mate_is_played_in_yari_shogi() {
 }
 
 #[test]
+fn the_impasse_count_is_called_with_bestmove_win() {
+    let mut engine = yari_engine();
+    // Both kings have entered: 4 rooks, 4 bishops and 2 pawns (42 points) against 1.
+    for (sfen, declares) in [
+        ("3K3/7/7/7/7/7/7/7/3k3 b 4R4B2Pp 1", true),
+        // The side with 1 point plays on (and loses to the call that follows).
+        ("3K3/7/7/7/7/7/7/7/3k3 w 4R4B2Pp 1", false),
+        // 2 rooks, 2 bishops and 6 pawns each: 26 to 26 is a draw, not a win to call.
+        ("3K3/7/7/7/7/7/7/7/3k3 b 2R2B6P2r2b6p 1", false),
+        // The same count with Black's king still at home.
+        ("7/7/7/7/7/7/7/7/3K2k b 4R4B2Pp 1", false),
+    ] {
+        engine.send(&format!("position sfen {sfen}"));
+        engine.send("go depth 2");
+        let (best, info) = engine.bestmove();
+        assert_eq!(best_of(&best) == "win", declares, "{sfen}: {best} {info:?}");
+    }
+    engine.quit();
+}
+
+#[test]
 fn perft_counts_yari_moves() {
     let mut engine = yari_engine();
     engine.send("position startpos");

@@ -4,14 +4,20 @@
 //! silver, which keeps the pawn's step, and a yari rook becomes a rook, which keeps all its
 //! moves. A yari knight or yari bishop gives up its forward slide when it promotes, so both
 //! choices stay. The mate in one the search asks for at each node is `yari::mate_in_one`,
-//! exact (stalemates included, since no legal move loses in yari). Yari shogi has no
-//! declaration: its impasse rule counts points at the end of a game that neither side can win,
-//! which the referee (not the search) applies; so the trait's defaults stand for both.
+//! exact (stalemates included, since no legal move loses in yari).
+//!
+//! Yari's impasse rule settles a game whose kings have both entered by a count of points (yari
+//! rook and bishop 5, other pieces 1, board and hand): fewer than 26 loses, both at least 26 is
+//! a draw. A side calls it as standard shogi's entering-king declaration is called, with
+//! `bestmove win`, and the referee (tuning/yari_match.py) judges the count, so the search takes
+//! a position whose count wins for the side to move as won, like a declaration: it then reaches
+//! for such positions and keeps the opponent from them. The draw the count gives when both have
+//! 26 is not claimed: the search has no draw declaration.
 
 use super::board::{BoardGame, MoveSet};
 use super::{MoveList, SharedWeights};
 use crate::eval::yari::YariWeights;
-use crate::shogi::Move;
+use crate::shogi::{EnteringKingRule, Move};
 use crate::yari::{PieceType, Position, YariPieces, in_zone};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -56,6 +62,12 @@ impl BoardGame for YariPieces {
     #[inline]
     fn is_useless_non_promotion(pos: &Position, m: Move) -> bool {
         pos.skippable(m)
+    }
+    /// The impasse count's win, whatever entering-king rule the options name: those are
+    /// standard shogi's, yari has this one.
+    #[inline]
+    fn can_declare_win(pos: &Position, _rule: EnteringKingRule) -> bool {
+        pos.impasse_win()
     }
     fn mate_in_one(pos: &mut Position) -> Option<Move> {
         let key = pos.key();

@@ -15,7 +15,7 @@ mod zobrist;
 pub use mate1::mate_in_one;
 pub use movegen::{drop_squares, in_zone, promotion_options};
 pub use position::{Position, START_SFEN, StateInfo, YariPieces};
-pub use rules::value;
+pub use rules::{IMPASSE_POINTS, value};
 pub use types::{Hand, Piece, PieceType};
 
 pub use crate::shogi::perft::{divide, perft};

@@ -1,5 +1,5 @@
-//! Move legality for any move value, USI move text, repetition, the impasse count and static
-//! exchange evaluation.
+//! Move legality for any move value, USI move text, repetition, the impasse count and the win it
+//! gives, and static exchange evaluation.
 
 use super::attacks;
 use super::movegen::{drop_squares, promotion_options};
@@ -146,4 +146,19 @@ impl Position {
                 .is_some_and(|k| super::movegen::in_zone(c, k))
         })
     }
+
+    /// Whether the side to move wins by calling the impasse now: both kings have entered, it
+    /// has at least `IMPASSE_POINTS` points and its opponent fewer (both at least that many is
+    /// a draw, fewer than that a loss), and the game is not already over (a side without a
+    /// legal move has lost; the referee ends such a game before the side may call anything).
+    pub fn impasse_win(&self) -> bool {
+        let us = self.side_to_move();
+        self.both_kings_entered()
+            && self.impasse_points(us) >= IMPASSE_POINTS
+            && self.impasse_points(!us) < IMPASSE_POINTS
+            && !self.legal_moves().is_empty()
+    }
 }
+
+/// The impasse count a side needs not to lose (rules document): a full set is worth 29.
+pub const IMPASSE_POINTS: u32 = 26;
