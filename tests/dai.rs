@@ -3,6 +3,8 @@
 //! eagle, promotion, royals and the end of the game, and the position's own invariants on
 //! random playouts.
 
+mod common;
+use common::Rng;
 use kirin::dai::{
     self, DeclinedPawnRule, GenType, Move, Outcome, Piece, PieceType, Position, RepetitionRule,
     Rules, START_SFEN, Square, divide, perft,
@@ -1075,20 +1077,6 @@ fn kinds_are_numbered_in_the_order_of_the_list() {
 }
 
 // ---- invariants on random playouts ------------------------------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Everything a position must satisfy, checked against independent computations.
 fn check_invariants(p: &mut Position, rng: &mut Rng) {

@@ -5,6 +5,8 @@
 //! Deep perft rows are `#[ignore]`d; run them with
 //! `cargo test --profile fast --test yari -- --ignored`.
 
+mod common;
+use common::Rng;
 use kirin::shogi::{Color, Kind, Move, Repetition, Square};
 use kirin::yari::{self, Piece, PieceType, Position, START_SFEN, divide, perft};
 use std::collections::BTreeSet;
@@ -241,20 +243,6 @@ fn legal_moves_and_checks_agree_with_pyffish() {
 }
 
 // ---- invariants ----------------------------------------------------------------------------
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// Positions along random games from the start and the table's positions.
 fn sample_positions(games: usize, plies: usize, seed: u64) -> Vec<Position> {

@@ -5,9 +5,9 @@
 
 use kirin::shogi::Color;
 use kirin::yari::{IMPASSE_POINTS, Position};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+mod common;
+use common::Rng;
 
 fn pos(sfen: &str) -> Position {
     Position::from_sfen(sfen).unwrap_or_else(|e| panic!("SFEN {sfen:?} rejected: {e}"))
@@ -32,20 +32,6 @@ fn the_count_decides_once_both_kings_have_entered() {
     ] {
         let p = pos(sfen);
         assert_eq!(p.impasse_win(), wins, "{sfen}");
-    }
-}
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
     }
 }
 
@@ -138,15 +124,6 @@ fn random_setup(rng: &mut Rng) -> String {
     format!("{} {side} {hand} 1", rows.join("/"))
 }
 
-fn python() -> PathBuf {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    if venv.exists() {
-        venv
-    } else {
-        PathBuf::from("python3")
-    }
-}
-
 /// Kirin calls the impasse exactly where the referee rules the call a win, on positions where
 /// the side to move has a legal move (the referee ends the others before the call).
 #[test]
@@ -167,31 +144,8 @@ fn calls_agree_with_the_referee() {
             positions.push((p.to_sfen(), p));
         }
     }
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/yari_impasse.py");
-    let mut child = Command::new("timeout")
-        .arg("600")
-        .arg(python())
-        .arg(&script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the yari impasse oracle under timeout");
     let input: String = positions.iter().map(|(s, _)| format!("{s}\n")).collect();
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("feed the oracle");
-    let out = child.wait_with_output().expect("oracle output");
-    assert!(
-        out.status.success(),
-        "the yari impasse oracle failed ({}); pyffish is needed: bash tuning/setup.sh\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let verdicts = String::from_utf8(out.stdout).expect("oracle output is UTF-8");
+    let verdicts = common::python_oracle("yari_impasse.py", &[], &input);
     let verdicts: Vec<&str> = verdicts.lines().collect();
     assert_eq!(verdicts.len(), positions.len());
     let (mut wins, mut draws, mut losses) = (0, 0, 0);

@@ -6,9 +6,9 @@
 
 use kirin::shogi::Move;
 use kirin::yari::{Position, START_SFEN, mate_in_one};
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+
+mod common;
+use common::Rng;
 
 fn pos(sfen: &str) -> Position {
     Position::from_sfen(sfen).unwrap_or_else(|e| panic!("SFEN {sfen:?} rejected: {e}"))
@@ -79,20 +79,6 @@ fn made_positions() {
     assert!(mate_in_one(&mut pos("2R1+N1k/7/6P/7/7/7/7/7/K6 b - 1")).is_some());
 }
 
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
-
 /// Positions along random games from the start, the perft table's middlegames and bare kings
 /// with full hands; half the moves are checks where there are any, so that kings get hunted
 /// and mates in one come up often.
@@ -161,15 +147,6 @@ fn agrees_with_brute_force_on_random_games() {
 
 // ---- pyffish -------------------------------------------------------------------------------
 
-fn python() -> PathBuf {
-    let venv = Path::new(env!("CARGO_MANIFEST_DIR")).join(".venv/bin/python");
-    if venv.exists() {
-        venv
-    } else {
-        PathBuf::from("python3")
-    }
-}
-
 /// Each answer on a sample of the random games' positions, mate or none, confirmed by pyffish:
 /// the move is legal there and leaves no legal move, or no legal move does.
 #[test]
@@ -196,31 +173,8 @@ fn answers_agree_with_pyffish() {
         with >= 200 && without >= 100,
         "{with} mates, {without} without"
     );
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/oracle/yari_mates.py");
-    let mut child = Command::new("timeout")
-        .arg("600")
-        .arg(python())
-        .arg(&script)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("run the yari mate oracle under timeout");
     let input = lines.join("\n") + "\n";
-    child
-        .stdin
-        .take()
-        .expect("stdin")
-        .write_all(input.as_bytes())
-        .expect("feed the oracle");
-    let out = child.wait_with_output().expect("oracle output");
-    assert!(
-        out.status.success(),
-        "the yari mate oracle failed ({}); pyffish is needed: bash tuning/setup.sh\n{}",
-        out.status,
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let verdicts = String::from_utf8(out.stdout).expect("oracle output is UTF-8");
+    let verdicts = common::python_oracle("yari_mates.py", &[], &input);
     let verdicts: Vec<&str> = verdicts.lines().collect();
     assert_eq!(verdicts.len(), lines.len());
     for (line, verdict) in lines.iter().zip(verdicts) {

@@ -378,3 +378,21 @@ pub fn python_oracle(script: &str, args: &[&str], input: &str) -> String {
     );
     String::from_utf8(out.stdout).expect("oracle output is UTF-8")
 }
+
+/// A seeded xorshift64 source for random games and positions: the same on every run, so a
+/// failure replays. The seed must not be zero.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A value in `0..n`.
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
