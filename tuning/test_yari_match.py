@@ -191,6 +191,33 @@ class Resume(unittest.TestCase):
                 Y.main(common[:-3] + ["--quiet", "--games", "3", "--resume"])
             self.assertIn("--resume needs --out", str(e.exception))
 
+    def test_first_game_plays_a_part_on_the_whole_matchs_openings(self):
+        with tempfile.TemporaryDirectory() as d:
+            d = Path(d)
+            (d / "fake.py").write_text(FAKE)
+            fake = f"{sys.executable} {d / 'fake.py'} good"
+            common = ["--engine", f"fake,cmd={fake},name=a,margin=30000",
+                      "--opponent", f"fake,cmd={fake},name=b,margin=30000",
+                      "--movetime", "50", "--max-plies", "4", "--random-plies", "3", "--seed", "9",
+                      "--quiet", "--games", "5"]
+            Y.main(common + ["--out", str(d / "rest"), "--first-game", "3"])
+            rows = [json.loads(line) for line in (d / "rest" / "results.jsonl").read_text().splitlines()]
+            self.assertEqual(sorted(r["game"] for r in rows), [3, 4, 5])
+            self.assertEqual(sorted(r["pair"] for r in rows), [1, 1, 2])
+            Y.main(common + ["--out", str(d / "whole")])
+            whole = [json.loads(line) for line in (d / "whole" / "results.jsonl").read_text().splitlines()]
+            meta = [json.loads((d / m / "match.json").read_text()) for m in ("rest", "whole")]
+            self.assertEqual(meta[0]["openings"], meta[1]["openings"])
+            self.assertEqual({r["game"]: r["moves"] for r in rows},
+                             {r["game"]: r["moves"] for r in whole if r["game"] > 2})
+            # A resumed part keeps its first game; another first game is another part.
+            with self.assertRaises(SystemExit) as e:
+                Y.main(common + ["--out", str(d / "rest"), "--resume"])
+            self.assertIn("first_game differs", str(e.exception))
+            with self.assertRaises(SystemExit) as e:
+                Y.main(common + ["--first-game", "6"])
+            self.assertIn("--first-game must be between 1 and --games", str(e.exception))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -111,7 +111,7 @@ def run_match(args) -> dict:
     meta = {"A": dict(dataclasses.asdict(a), go=go_a), "B": dict(dataclasses.asdict(b), go=go_b),
             "movetime": args.movetime, "games": args.games, "seed": args.seed,
             "random_plies": args.random_plies, "openings": [" ".join(o) for o in openings],
-            "max_plies": args.max_plies, "concurrency": args.concurrency,
+            "max_plies": args.max_plies, "first_game": args.first_game, "concurrency": args.concurrency,
             "loadavg_start": os.getloadavg(), "start": stamp}
     done = games.finished_games(out, meta, args.games, resume_difference) if args.resume else {}
     if done:
@@ -143,7 +143,9 @@ def run_match(args) -> dict:
         if not args.quiet:
             print(games.game_line(res, a.name, tally.summary()), flush=True)
 
-    games.play_match(out, [i for i in range(args.games) if i + 1 not in done], "txt", play_one, on_result,
+    # The games before --first-game belong to another part of the match, on the same openings.
+    todo = [i for i in range(args.first_game - 1, args.games) if i + 1 not in done]
+    games.play_match(out, todo, "txt", play_one, on_result,
                      args.concurrency)
     s = games.finish(out, tally.summary(), a.name, b.name)
     s["results"] = sorted(results, key=lambda r: r["game"])
@@ -153,13 +155,14 @@ def run_match(args) -> dict:
 
 # What must match for a resumed match to go on where the first run stopped. The openings are
 # compared as far as both go: a longer match draws more of them from the same seed.
-RESUME_KEYS = ("A", "B", "movetime", "seed", "random_plies", "max_plies")
+RESUME_KEYS = {"A": None, "B": None, "movetime": None, "seed": None, "random_plies": None,
+               "max_plies": None, "first_game": 1}
 
 
 def resume_difference(old: dict, new: dict) -> str | None:
     """The first setting in which two match records differ, None when they are one match."""
-    for key in RESUME_KEYS:
-        if old.get(key) != new.get(key):
+    for key, default in RESUME_KEYS.items():
+        if old.get(key, default) != new.get(key, default):
             return key
     shared = min(len(old.get("openings", [])), len(new.get("openings", [])))
     if old.get("openings", [])[:shared] != new.get("openings", [])[:shared]:
@@ -249,6 +252,9 @@ def main(argv=None):
     ap.add_argument("--random-plies", type=int, default=4, help="random legal plies of each opening")
     ap.add_argument("--seed", type=int, default=1, help="seed of the openings")
     ap.add_argument("--max-plies", type=int, default=300, help="a draw after this many plies")
+    ap.add_argument("--first-game", type=int, default=1, metavar="K",
+                    help="play games K to --games only, on the openings and colours the whole match draws "
+                    "from --seed: a part of a match whose other games are played elsewhere")
     ap.add_argument("--concurrency", type=int, default=1, choices=[1, 2], help="games at once")
     ap.add_argument("--out", default=None, help="records folder (default $KIRIN_DATA/yari-match/<time>-A-vs-B, "
                     "KIRIN_DATA defaulting to ~/kirin-data)")
@@ -263,6 +269,8 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.games < 1 or args.movetime < 1 or args.random_plies < 0:
         raise SystemExit("--games and --movetime must be positive, --random-plies not negative")
+    if not 1 <= args.first_game <= args.games:
+        raise SystemExit("--first-game must be between 1 and --games")
     if args.resume and not args.out:
         raise SystemExit("--resume needs --out, the folder of the match to go on with")
     if args.selftest:
