@@ -44,7 +44,8 @@ const USAGE: &str = "usage:
 Data FILEs: `.sbinpack` (chained games), `.bin` (YaneuraOu PackedSfenValue), anything else
 kirin's text lines (`.xz` read through xz); tuning/notes/data-formats.md describes them.
 SETTINGS (gen and quality): [--adjudicate-cp CP] [--adjudicate-plies N] [--soft-share X]
-[--check-share X]: tuning/notes/network.md, section Generation speed, measures them.
+[--check-share X] [--shared-search true] [--probe-share X]: tuning/notes/network.md, section
+Generation speed, measures them.
 EVAL: a network file, a linear weights file, `linear` (embedded weights), `nnue` (the
 embedded network) or `default` (what the engine plays with).";
 
@@ -110,12 +111,17 @@ fn gen_settings(a: &Args) -> Result<GenSettings, String> {
         adjudicate_plies: a.num("adjudicate-plies", d.adjudicate_plies)?,
         soft_share: a.num("soft-share", d.soft_share)?,
         check_share: a.num("check-share", d.check_share)?,
+        shared_search: a.num("shared-search", d.shared_search)?,
+        probe_share: a.num("probe-share", d.probe_share)?,
     };
     if s.adjudicate_cp < 1 || s.adjudicate_plies < 1 {
         return Err("--adjudicate-cp and --adjudicate-plies must be at least 1".into());
     }
-    if !(s.soft_share > 0.0 && s.soft_share <= 1.0 && s.check_share > 0.0 && s.check_share <= 1.0) {
-        return Err("--soft-share and --check-share must be above 0 and at most 1".into());
+    let share = |x: f64| x > 0.0 && x <= 1.0;
+    if !(share(s.soft_share) && share(s.check_share) && share(s.probe_share)) {
+        return Err(
+            "--soft-share, --check-share and --probe-share must be above 0 and at most 1".into(),
+        );
     }
     Ok(s)
 }

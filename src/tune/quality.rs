@@ -6,11 +6,11 @@
 //! `kirin-tune gen`), so a report describes exactly the data a `gen` run with the same settings
 //! writes. The checks run after each game and are not counted in its time.
 
-use super::selfplay::{GenSettings, Player, budget_limits, generator_game, play_game};
+use super::selfplay::{GenSettings, Player, generator_game, play_game, search_move};
 use super::sigmoid;
 use crate::eval::{CP_PER_LOGIT, Evaluator};
-use crate::search::{Limits, Report, Score, SearchOptions, Searcher};
-use crate::shogi::{Move, Position};
+use crate::search::Score;
+use crate::shogi::Position;
 use std::time::Instant;
 
 /// What to measure: the games, their node budgets, the checks.
@@ -78,29 +78,6 @@ pub fn win_probability(score: Score) -> f64 {
     }
 }
 
-/// The score of a fresh single-threaded search of `pos`.
-fn search_score(
-    searcher: &mut Searcher,
-    pos: &Position,
-    evaluator: &Evaluator,
-    limits: &Limits<Move>,
-) -> Option<Score> {
-    searcher.new_game();
-    let opts = SearchOptions {
-        threads: 1,
-        ..SearchOptions::default()
-    };
-    let mut score = None;
-    searcher.think(pos, evaluator, limits, &opts, &mut |r| {
-        if let Report::Pv(info) = r
-            && info.multipv <= 1
-        {
-            score = Some(info.score);
-        }
-    });
-    score
-}
-
 /// Plays `run.games` generator games from `openings` and measures them (see the module's text).
 pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -> QualityReport {
     let mut report = QualityReport::default();
@@ -108,7 +85,7 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
         Player::new(evaluator.clone()),
         Player::new(evaluator.clone()),
     ];
-    let mut checker = Searcher::new(16);
+    let mut checker = Player::new(evaluator.clone());
     let (mut error_sum, mut fresh_sum, mut hard_sum) = (0.0f64, 0.0f64, 0.0f64);
     let no_adjudication = GenSettings {
         adjudicate_cp: i32::MAX,
@@ -137,10 +114,14 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
             let Ok(pos) = Position::from_sfen(&sample.sfen) else {
                 continue;
             };
-            let mut score = |l: Limits<Move>| search_score(&mut checker, &pos, evaluator, &l);
-            let deep = score(budget_limits(sample.budget * run.deep, 1.0));
-            let fresh = score(budget_limits(sample.budget, run.settings.soft_share));
-            let hard = score(budget_limits(sample.budget, 1.0));
+            let mut score = |budget: u64, settings: &GenSettings| {
+                checker.searcher.new_game();
+                search_move(&mut checker, &pos, budget, settings).1
+            };
+            let hard_budget = GenSettings::default();
+            let deep = score(sample.budget * run.deep, &hard_budget);
+            let fresh = score(sample.budget, &run.settings);
+            let hard = score(sample.budget, &hard_budget);
             if let (Some(deep), Some(fresh), Some(hard)) = (deep, fresh, hard) {
                 let truth = win_probability(deep);
                 error_sum += (win_probability(Score::Cp(sample.score)) - truth).abs();
@@ -268,6 +249,74 @@ mod tests {
         let won = play("4k4/9/9/9/9/9/9/9/R3K4 b - 1", &mut players, &tight);
         assert_eq!((won.ending, won.black_result), ("adjudication", 1.0));
         assert!(won.adjudicated);
+    }
+
+    #[test]
+    fn a_shared_search_plays_both_sides_with_the_first_players_search() {
+        let start = Position::startpos();
+        let shared = GenSettings {
+            shared_search: true,
+            ..GenSettings::default()
+        };
+        let network = Evaluator::embedded_network().unwrap();
+        let game = |first: &Evaluator, second: &Evaluator, settings: &GenSettings| {
+            let mut players = [Player::new(first.clone()), Player::new(second.clone())];
+            play_game(
+                &start,
+                &mut players,
+                |ply| 300 + u64::from(ply),
+                false,
+                settings,
+            )
+            .moves
+        };
+        let linear = Evaluator::linear();
+        let own = game(&linear, &network, &GenSettings::default());
+        let one = game(&linear, &linear, &shared);
+        // White's evaluation changes the game when each side searches for itself, and not at
+        // all when both search with Black's.
+        assert_ne!(own, game(&linear, &linear, &GenSettings::default()));
+        assert_eq!(game(&linear, &network, &shared), one);
+        // The shared searcher starts each game afresh: a second game replays the first.
+        let mut players = [Player::new(linear.clone()), Player::new(linear.clone())];
+        for _ in 0..2 {
+            let again = play_game(
+                &start,
+                &mut players,
+                |ply| 300 + u64::from(ply),
+                false,
+                &shared,
+            );
+            assert_eq!(again.moves, one);
+        }
+    }
+
+    #[test]
+    fn a_probe_plays_a_capture_on_its_share_and_searches_a_quiet_move_in_full() {
+        use crate::search::Outcome;
+        use crate::shogi::position::START_SFEN;
+        use crate::tune::selfplay::is_quiet;
+        let probe = GenSettings {
+            probe_share: 0.1,
+            ..GenSettings::default()
+        };
+        let mut player = Player::new(Evaluator::linear());
+        let mut nodes = |sfen: &str, settings: &GenSettings| {
+            let pos = Position::from_sfen(sfen).unwrap();
+            player.searcher.new_game();
+            let (outcome, _, used) = search_move(&mut player, &pos, 4000, settings);
+            let Outcome::Move { best, .. } = outcome else {
+                panic!("no move in {sfen}");
+            };
+            (is_quiet(&pos, best), used)
+        };
+        // Black's rook takes White's, which stands unguarded in front of it.
+        let capture = "8k/9/4r4/9/9/9/9/4R4/4K4 b - 1";
+        let (quiet, used) = nodes(capture, &probe);
+        assert!(!quiet && used < 800, "capture: {used} nodes");
+        assert!(nodes(capture, &GenSettings::default()).1 > 2000);
+        let (quiet, used) = nodes(START_SFEN, &probe);
+        assert!(quiet && used > 2000, "opening move: {used} nodes");
     }
 
     #[test]

@@ -27,6 +27,16 @@ pub struct GenSettings {
     /// The share of the budget a position in check gets: it is never a training position, and
     /// its replies are few.
     pub check_share: f64,
+    /// Both sides search with the first player's searcher and evaluation: one transposition
+    /// table and one set of histories for the game, so that each search starts from what the
+    /// opponent's last search found below this very position (it searched it as the reply to
+    /// its best move). Only for self-play, where both players are the same evaluation.
+    pub shared_search: bool,
+    /// A position not in check is first searched with this share of its budget; when that
+    /// search's best move is a capture or a promotion (so the position will not be a training
+    /// position) it is played, and otherwise a second search spends the rest of the budget on
+    /// the first one's transposition table. 1.0: one search with the whole budget.
+    pub probe_share: f64,
 }
 
 impl Default for GenSettings {
@@ -36,6 +46,8 @@ impl Default for GenSettings {
             adjudicate_plies: 2,
             soft_share: 1.0,
             check_share: 1.0,
+            shared_search: false,
+            probe_share: 1.0,
         }
     }
 }
@@ -148,10 +160,6 @@ pub fn play_game(
     for p in players.iter_mut() {
         p.searcher.new_game();
     }
-    let opts = SearchOptions {
-        threads: 1,
-        ..SearchOptions::default()
-    };
     let mut big_score_streak = 0;
     let mut last_big: Option<Color> = None;
     let mut searched = 0u64;
@@ -163,26 +171,18 @@ pub fn play_game(
             break 0.5;
         }
         let us = pos.side_to_move();
-        let player = &mut players[us.index()];
+        let player = &mut players[if settings.shared_search {
+            0
+        } else {
+            us.index()
+        }];
         let budget = nodes(pos.game_ply());
         let budget = if pos.in_check() {
             ((budget as f64 * settings.check_share) as u64).max(1)
         } else {
             budget
         };
-        let limits = budget_limits(budget, settings.soft_share);
-        let mut score = None;
-        let mut used = 0;
-        let outcome = player
-            .searcher
-            .think(&pos, &player.evaluator, &limits, &opts, &mut |r| {
-                if let Report::Pv(info) = r
-                    && info.multipv <= 1
-                {
-                    score = Some(info.score);
-                    used = info.nodes;
-                }
-            });
+        let (outcome, score, used) = search_move(player, &pos, budget, settings);
         searched += used;
         let best = match outcome {
             Outcome::Win => {
@@ -260,6 +260,46 @@ pub fn play_game(
         nodes: searched,
         adjudicated,
         ending,
+    }
+}
+
+/// One move's search under the generator's settings: the outcome, the best line's score and the
+/// nodes searched (see [`GenSettings::probe_share`]).
+pub fn search_move(
+    player: &mut Player,
+    pos: &Position,
+    budget: u64,
+    settings: &GenSettings,
+) -> (Outcome<Move>, Option<Score>, u64) {
+    let opts = SearchOptions {
+        threads: 1,
+        ..SearchOptions::default()
+    };
+    let mut search = |budget: u64| {
+        let limits = budget_limits(budget, settings.soft_share);
+        let (mut score, mut used) = (None, 0);
+        let outcome = player
+            .searcher
+            .think(pos, &player.evaluator, &limits, &opts, &mut |r| {
+                if let Report::Pv(info) = r
+                    && info.multipv <= 1
+                {
+                    score = Some(info.score);
+                    used = info.nodes;
+                }
+            });
+        (outcome, score, used)
+    };
+    let probe = (budget as f64 * settings.probe_share) as u64;
+    if settings.probe_share >= 1.0 || pos.in_check() {
+        return search(budget);
+    }
+    match search(probe.max(1)) {
+        (Outcome::Move { best, .. }, _, first) if is_quiet(pos, best) => {
+            let (outcome, score, rest) = search(budget.saturating_sub(probe).max(1));
+            (outcome, score, first + rest)
+        }
+        played => played,
     }
 }
 
