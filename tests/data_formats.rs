@@ -443,7 +443,7 @@ fn the_generator_writes_whole_games_that_train_on_the_positions_of_its_text() {
 }
 
 #[test]
-fn damaged_files_are_errors_not_short_data() {
+fn damaged_or_lost_files_are_errors_not_short_data() {
     let dir = temp_dir("damaged");
     let games = random_games(4, 9);
     for name in ["a.bin", "a.sbinpack"] {
@@ -457,6 +457,28 @@ fn damaged_files_are_errors_not_short_data() {
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
         let res = records::for_each_position(path.to_str().unwrap(), 0, |_| Ok(()));
         assert!(res.is_err(), "{name}: a cut file read without an error");
+    }
+    // Text through xz: a cut archive is xz's error, not the lines before the cut.
+    let (text, _) = text_of(&games, 9);
+    let tsv = dir.join("b.tsv");
+    std::fs::write(&tsv, &text).unwrap();
+    let status = Command::new("xz").arg("-k").arg(&tsv).status().unwrap();
+    assert!(status.success());
+    let xz = dir.join("b.tsv.xz");
+    let whole = records::for_each_position(xz.to_str().unwrap(), 0, |_| Ok(()));
+    assert!(whole.is_ok_and(|games| games > 0));
+    let bytes = std::fs::read(&xz).unwrap();
+    std::fs::write(&xz, &bytes[..bytes.len() * 2 / 3]).unwrap();
+    let cut = records::for_each_position(xz.to_str().unwrap(), 0, |_| Ok(())).unwrap_err();
+    assert!(cut.contains("cut or damaged"), "{cut}");
+    // A lost file says so, and where the seeds that made it are kept, in every format.
+    for name in ["lost.tsv.xz", "lost.sbinpack", "lost.bin", "lost.tsv"] {
+        let path = dir.join(name);
+        let e = records::for_each_position(path.to_str().unwrap(), 0, |_| Ok(())).unwrap_err();
+        assert!(
+            e.contains("No such file") && e.contains("Seeds used"),
+            "{name}: {e}"
+        );
     }
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -39,19 +39,63 @@ pub fn format_of(path: &str) -> Format {
 
 /// A byte stream from `path`, decompressed through `xz` for `.xz` names.
 fn open(path: &str) -> Result<Box<dyn Read>, String> {
-    if path.ends_with(".xz") {
-        let child = std::process::Command::new("xz")
-            .args(["-dc", path])
-            .stdout(std::process::Stdio::piped())
-            .spawn()
-            .map_err(|e| format!("{path}: cannot run xz ({e})"))?;
-        let out = child
-            .stdout
-            .ok_or_else(|| format!("{path}: no xz output"))?;
-        Ok(Box::new(BufReader::with_capacity(1 << 16, out)))
+    // A missing file is said as such before xz is run, which would otherwise only print it.
+    let f = std::fs::File::open(path).map_err(|e| unreadable(path, &e))?;
+    if !path.ends_with(".xz") {
+        return Ok(Box::new(BufReader::with_capacity(1 << 16, f)));
+    }
+    let mut child = std::process::Command::new("xz")
+        .args(["-dc", path])
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{path}: cannot run xz ({e})"))?;
+    let out = child
+        .stdout
+        .take()
+        .ok_or_else(|| format!("{path}: no xz output"))?;
+    Ok(Box::new(BufReader::with_capacity(
+        1 << 16,
+        Unxz {
+            child,
+            out,
+            path: path.to_string(),
+        },
+    )))
+}
+
+/// Why a data file cannot be read; a missing one says where the seeds that made it are kept.
+fn unreadable(path: &str, e: &std::io::Error) -> String {
+    if e.kind() == std::io::ErrorKind::NotFound {
+        format!(
+            "{path}: {e}; self-play data is made again from its seeds and game numbers \
+             (tuning/notes/network.md, \"Seeds used\")"
+        )
     } else {
-        let f = std::fs::File::open(path).map_err(|e| format!("{path}: {e}"))?;
-        Ok(Box::new(BufReader::with_capacity(1 << 16, f)))
+        format!("{path}: {e}")
+    }
+}
+
+/// `xz -dc`'s output, whose end is an error when xz failed (a cut or damaged file): without
+/// the check such a file reads as one that ends early, and a training run goes on with less.
+struct Unxz {
+    child: std::process::Child,
+    out: std::process::ChildStdout,
+    path: String,
+}
+
+impl Read for Unxz {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.out.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            let status = self.child.wait()?;
+            if !status.success() {
+                return Err(std::io::Error::other(format!(
+                    "xz -dc {} failed ({status}): the file is cut or damaged",
+                    self.path
+                )));
+            }
+        }
+        Ok(n)
     }
 }
 
