@@ -39,13 +39,15 @@ pub fn format_of(path: &str) -> Format {
 
 /// A byte stream from `path`, decompressed through `xz` for `.xz` names.
 fn open(path: &str) -> Result<Box<dyn Read>, String> {
-    // A missing file is said as such before xz is run, which would otherwise only print it.
+    // Opened here for xz too, so that a missing file is an error of its own (xz would only
+    // print it); xz reads the open file.
     let f = std::fs::File::open(path).map_err(|e| unreadable(path, &e))?;
     if !path.ends_with(".xz") {
         return Ok(Box::new(BufReader::with_capacity(1 << 16, f)));
     }
     let mut child = std::process::Command::new("xz")
-        .args(["-dc", path])
+        .arg("-dc")
+        .stdin(f)
         .stdout(std::process::Stdio::piped())
         .spawn()
         .map_err(|e| format!("{path}: cannot run xz ({e})"))?;

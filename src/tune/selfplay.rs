@@ -290,10 +290,10 @@ pub fn search_move(
             });
         (outcome, score, used)
     };
-    let probe = (budget as f64 * settings.probe_share) as u64;
     if settings.probe_share >= 1.0 || pos.in_check() {
         return search(budget);
     }
+    let probe = (budget as f64 * settings.probe_share) as u64;
     match search(probe.max(1)) {
         (Outcome::Move { best, .. }, _, first) if is_quiet(pos, best) => {
             let (outcome, score, rest) = search(budget.saturating_sub(probe).max(1));
