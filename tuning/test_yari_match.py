@@ -210,6 +210,10 @@ class Resume(unittest.TestCase):
             self.assertEqual(meta[0]["openings"], meta[1]["openings"])
             self.assertEqual({r["game"]: r["moves"] for r in rows},
                              {r["game"]: r["moves"] for r in whole if r["game"] > 2})
+            # A finished part has nothing left to resume.
+            with self.assertRaises(SystemExit) as e:
+                Y.main(common + ["--out", str(d / "rest"), "--first-game", "3", "--resume"])
+            self.assertIn("already has games 3-5", str(e.exception))
             # A resumed part keeps its first game; another first game is another part.
             with self.assertRaises(SystemExit) as e:
                 Y.main(common + ["--out", str(d / "rest"), "--resume"])

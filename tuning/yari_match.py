@@ -114,6 +114,11 @@ def run_match(args) -> dict:
             "max_plies": args.max_plies, "first_game": args.first_game, "concurrency": args.concurrency,
             "loadavg_start": os.getloadavg(), "start": stamp}
     done = games.finished_games(out, meta, args.games, resume_difference) if args.resume else {}
+    # The games before --first-game belong to another part of the match, on the same openings.
+    todo = [i for i in range(args.first_game - 1, args.games) if i + 1 not in done]
+    if done and not todo:
+        # finished_games counts from game 1; a part that starts later is complete sooner.
+        raise SystemExit(f"--resume: {out} already has games {args.first_game}-{args.games}")
     if done:
         meta["resumed"] = stamp
     (out / "match.json").write_text(json.dumps(meta, indent=1))
@@ -143,8 +148,6 @@ def run_match(args) -> dict:
         if not args.quiet:
             print(games.game_line(res, a.name, tally.summary()), flush=True)
 
-    # The games before --first-game belong to another part of the match, on the same openings.
-    todo = [i for i in range(args.first_game - 1, args.games) if i + 1 not in done]
     games.play_match(out, todo, "txt", play_one, on_result,
                      args.concurrency)
     s = games.finish(out, tally.summary(), a.name, b.name)
