@@ -36,7 +36,7 @@ const USAGE: &str = "usage:
   kirin-tune yari-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
                    [--weights FILE]
   kirin-tune yari-fit --data FILE[,FILE..] --out FILE [--init FILE] [--epochs N] [--lr X]
-                   [--l2 X]
+                   [--l2 X] [--lambda X] [--holdout-every N]
   kirin-tune dai-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
                    [--max-plies N] [--weights FILE]
   kirin-tune dai-fit --data FILE[,FILE..] --out FILE [--init FILE] [--epochs N] [--lr X]
@@ -561,7 +561,7 @@ fn write_fitted(a: &Args, text: String, samples: usize, loss: (f64, f64)) -> Res
     Ok(())
 }
 
-/// The samples of every `sfen<TAB>result` file in `data=` (comma-separated).
+/// The samples of every `sfen<TAB>result[<TAB>score]` file in `data=` (comma-separated).
 fn sfen_result_files(a: &Args) -> Result<Vec<kirin::tune::sfen_games::SfenResult>, String> {
     let mut samples = Vec::new();
     for path in a.str("data")?.split(',') {
@@ -589,14 +589,27 @@ fn yari_fit_cmd(a: &Args) -> Result<(), String> {
     let samples = sfen_result_files(a)?;
     let init = weights_arg(a, "init", YariWeights::parse, YariWeights::embedded)?;
     let (epochs, lr, l2) = fit_settings(a)?;
-    let (w, before, after) = kirin::tune::yari::fit(&samples, &init, epochs, lr, l2)?;
-    let header = format!(
+    let settings = kirin::tune::yari::FitSettings {
+        epochs,
+        lr,
+        l2,
+        lambda: a.num("lambda", 1.0)?,
+        holdout_every: a.num("holdout-every", 0)?,
+    };
+    let fitted = kirin::tune::yari::fit(&samples, &init, &settings)?;
+    let (n, before, after) = fitted.train;
+    let mut header = format!(
         "Yari shogi evaluation parameters, in evaluation units (about 2 per reported centipawn).\n\
-         Read by src/eval/yari.rs. Fitted by `kirin-tune yari-fit` to {} positions\n\
-         (loss {before:.5} -> {after:.5}); tuning/README.md has the commands.",
-        samples.len()
+         Read by src/eval/yari/. Fitted by `kirin-tune yari-fit` to {n} positions\n\
+         (loss {before:.5} -> {after:.5}); tuning/notes/yari.md has the commands."
     );
-    write_fitted(a, w.to_text(&header), samples.len(), (before, after))
+    if let Some((held, before, after)) = fitted.held_out {
+        eprintln!("{held} held-out positions: loss {before:.5} -> {after:.5}");
+        header.push_str(&format!(
+            "\nOn {held} positions of held-out games: loss {before:.5} -> {after:.5}."
+        ));
+    }
+    write_fitted(a, fitted.weights.to_text(&header), n, (before, after))
 }
 
 fn dai_gen_cmd(a: &Args) -> Result<(), String> {

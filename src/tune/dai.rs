@@ -21,8 +21,8 @@ const ADJUDICATE: i32 = 3000;
 const SCALE: f64 = CP_PER_LOGIT as f64;
 
 impl Linear for DaiFeatures {
-    fn linear(&self) -> &[f64] {
-        &self.linear
+    fn add_scaled(&self, d: f64, g: &mut [f64]) {
+        self.linear.add_scaled(d, g);
     }
 }
 
@@ -70,7 +70,9 @@ pub fn fit(
     lr: f64,
     l2: f64,
 ) -> Result<(DaiWeights, f64, f64), String> {
-    let data = featurize(samples, Position::from_sfen, DaiWeights::features)?;
+    let data = featurize(samples, Position::from_sfen, DaiWeights::features, |s| {
+        s.result
+    })?;
     let model = Model {
         value: |w: &[f64], f: &DaiFeatures| f.value(w, start),
         scale: SCALE,
@@ -109,6 +111,7 @@ mod tests {
             .map(|(rest, result)| SfenResult {
                 sfen: sfen.replace(" b - 1", rest),
                 result: *result,
+                score: None,
             })
             .collect();
         let lion = PieceType::Lion.index();

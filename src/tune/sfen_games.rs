@@ -1,5 +1,5 @@
 //! What the yari and dai fits share: self-play games whose positions are labelled with the
-//! game's result, the `sfen<TAB>result` files they are kept in, and the logistic regression of
+//! game's result, the `sfen<TAB>result<TAB>score` files they are kept in, and the logistic regression of
 //! the results on an evaluation's parameters.
 
 use super::selfplay::Rng;
@@ -13,6 +13,23 @@ use std::fmt::Display;
 pub struct SfenResult {
     pub sfen: String,
     pub result: f64,
+    /// The self-play search's score for the side to move, in internal units (files written
+    /// before scores were kept have none).
+    pub score: Option<i32>,
+}
+
+impl SfenResult {
+    /// What the fit aims at: `lambda` of the result and the rest of the score's winning
+    /// probability at `scale` (the result alone where there is no score).
+    pub fn target(&self, lambda: f64, scale: f64) -> f64 {
+        match self.score {
+            Some(v) => {
+                let p = 1.0 / (1.0 + (-f64::from(v) / scale).exp());
+                lambda * self.result + (1.0 - lambda) * p
+            }
+            None => self.result,
+        }
+    }
 }
 
 /// Black's result when `winner` wins.
@@ -61,7 +78,7 @@ pub fn generate<G: Game>(
             pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
         }
         searcher.new_game();
-        let mut seen: Vec<(String, Color)> = Vec::new();
+        let mut seen: Vec<(String, Color, i32)> = Vec::new();
         let black = loop {
             if let Some(result) = game_over(&pos) {
                 break result;
@@ -90,62 +107,81 @@ pub fn generate<G: Game>(
                 break black_result(if score > 0 { mover } else { mover.flip() });
             }
             if !pos.in_check() {
-                seen.push((pos.to_sfen(), mover));
+                seen.push((pos.to_sfen(), mover, score));
             }
             pos.do_move(best);
         };
-        out.extend(seen.into_iter().map(|(sfen, side)| SfenResult {
+        out.extend(seen.into_iter().map(|(sfen, side, score)| SfenResult {
             sfen,
             result: if side == Color::Black {
                 black
             } else {
                 1.0 - black
             },
+            score: Some(score),
         }));
     }
     out
 }
 
-/// Reads `sfen<TAB>result` lines, as `write_sfen_results` writes them; `name` is for the errors.
+/// Reads `sfen<TAB>result[<TAB>score]` lines, as `write_sfen_results` writes them; `name` is
+/// for the errors.
 pub fn read_sfen_results(text: &str, name: &str) -> Result<Vec<SfenResult>, String> {
     text.lines()
         .enumerate()
         .map(|(i, line)| {
-            let (sfen, result) = line
-                .split_once('\t')
-                .ok_or_else(|| format!("{name}:{}: expected sfen<TAB>result", i + 1))?;
+            let mut fields = line.split('\t');
+            let (Some(sfen), Some(result)) = (fields.next(), fields.next()) else {
+                return Err(format!("{name}:{}: expected sfen<TAB>result", i + 1));
+            };
             let result: f64 = result
                 .trim()
                 .parse()
                 .map_err(|_| format!("{name}:{}: bad result", i + 1))?;
+            let score = match fields.next() {
+                Some(v) => Some(
+                    v.trim()
+                        .parse()
+                        .map_err(|_| format!("{name}:{}: bad score", i + 1))?,
+                ),
+                None => None,
+            };
+            if fields.next().is_some() {
+                return Err(format!("{name}:{}: more than three fields", i + 1));
+            }
             Ok(SfenResult {
                 sfen: sfen.to_string(),
                 result,
+                score,
             })
         })
         .collect()
 }
 
-/// Writes `sfen<TAB>result` lines.
+/// Writes `sfen<TAB>result[<TAB>score]` lines.
 pub fn write_sfen_results(samples: &[SfenResult]) -> String {
     samples
         .iter()
-        .map(|s| format!("{}\t{}\n", s.sfen, s.result))
+        .map(|s| match s.score {
+            Some(v) => format!("{}\t{}\t{v}\n", s.sfen, s.result),
+            None => format!("{}\t{}\n", s.sfen, s.result),
+        })
         .collect()
 }
 
 /// Each sample's features (`features` of the position `parse` reads from its SFEN) with its
-/// result; an error names the SFEN, and no samples at all is an error too.
+/// `label`; an error names the SFEN, and no samples at all is an error too.
 pub fn featurize<P, E: Display, F>(
     samples: &[SfenResult],
     parse: impl Fn(&str) -> Result<P, E>,
     features: impl Fn(&P) -> F,
+    label: impl Fn(&SfenResult) -> f64,
 ) -> Result<Vec<(F, f64)>, String> {
     let data: Vec<(F, f64)> = samples
         .iter()
         .map(|s| {
             parse(&s.sfen)
-                .map(|pos| (features(&pos), s.result))
+                .map(|pos| (features(&pos), label(s)))
                 .map_err(|e| format!("{}: {e}", s.sfen))
         })
         .collect::<Result<_, _>>()?;
@@ -157,13 +193,49 @@ pub fn featurize<P, E: Display, F>(
 
 /// A position's features along which the evaluation is linear in its parameters.
 pub trait Linear {
-    fn linear(&self) -> &[f64];
+    /// Adds `d` times the features to `g` (the gradient of `d` times the value).
+    fn add_scaled(&self, d: f64, g: &mut [f64]);
 }
 
+/// Every parameter's feature, in the parameters' order.
 impl Linear for Vec<f64> {
-    fn linear(&self) -> &[f64] {
-        self
+    fn add_scaled(&self, d: f64, g: &mut [f64]) {
+        for (gi, fi) in g.iter_mut().zip(self) {
+            *gi += d * fi;
+        }
     }
+}
+
+/// Sparse features: (parameter index, count) pairs, an index possibly repeated.
+impl Linear for Vec<(u32, f32)> {
+    fn add_scaled(&self, d: f64, g: &mut [f64]) {
+        for &(i, n) in self {
+            g[i as usize] += d * f64::from(n);
+        }
+    }
+}
+
+/// Splits the samples by game, never by position: a new game starts wherever the move number
+/// does not increase, the games are numbered from 0, and those whose number is 0 modulo
+/// `every` are held out (`every` 0: none). Returns (training, held out).
+pub fn split_by_game(samples: &[SfenResult], every: usize) -> (Vec<SfenResult>, Vec<SfenResult>) {
+    let (mut train, mut held) = (Vec::new(), Vec::new());
+    let (mut game, mut last) = (0usize, None);
+    for s in samples {
+        let ply: Option<u32> = s.sfen.split(' ').nth(3).and_then(|n| n.parse().ok());
+        if let (Some(p), Some(l)) = (ply, last)
+            && p <= l
+        {
+            game += 1;
+        }
+        last = ply;
+        if every > 0 && game % every == 0 {
+            held.push(s.clone());
+        } else {
+            train.push(s.clone());
+        }
+    }
+    (train, held)
 }
 
 /// An evaluation's weights as the fit sees them: a vector of parameters.
@@ -223,9 +295,7 @@ impl<V> Model<V> {
             let mut g = vec![0.0; n_params];
             for (f, y) in data {
                 let d = (self.probability(&w, f) - y) / self.scale;
-                for (gi, fi) in g.iter_mut().zip(f.linear()) {
-                    *gi += d * fi;
-                }
+                f.add_scaled(d, &mut g);
             }
             let n = data.len() as f64;
             for i in 0..n_params {
@@ -282,15 +352,48 @@ mod tests {
 
     #[test]
     fn samples_are_read_back_and_bad_lines_named() {
-        let text = "a b c\t1\nd e f\t0.5\n";
+        let text = "a b c\t1\nd e f\t0.5\t-120\n";
         let samples = read_sfen_results(text, "x.tsv").unwrap();
         assert_eq!(samples[1].sfen, "d e f");
         assert_eq!(samples[1].result, 0.5);
+        assert_eq!((samples[0].score, samples[1].score), (None, Some(-120)));
+        // Half the result, half the score's probability; the result alone without a score.
+        let p = 1.0 / (1.0 + (120.0f64 / 1182.0).exp());
+        assert!((samples[1].target(0.5, 1182.0) - (0.25 + p / 2.0)).abs() < 1e-12);
+        assert_eq!(samples[0].target(0.5, 1182.0), 1.0);
         assert_eq!(
             read_sfen_results(&write_sfen_results(&samples), "y").unwrap(),
             samples
         );
         let e = read_sfen_results("a\t1\nb 0\n", "x.tsv").unwrap_err();
         assert!(e.contains("x.tsv:2"), "{e}");
+        for bad in ["a\t1\tx\n", "a\t1\t2\t3\n"] {
+            assert!(read_sfen_results(bad, "x.tsv").is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn samples_split_by_game_and_never_inside_one() {
+        let sample = |ply: u32| SfenResult {
+            sfen: format!("9/9/9/9/9/9/9/9/9 b - {ply}"),
+            result: 0.5,
+            score: None,
+        };
+        // Four games (a game starts where the ply does not grow): 1-3, 2-5, 1-2 and 2.
+        let plies = [1, 2, 3, 2, 3, 5, 1, 2, 2];
+        let samples: Vec<SfenResult> = plies.iter().map(|&p| sample(p)).collect();
+        let (train, held) = split_by_game(&samples, 2);
+        let ply = |s: &SfenResult| s.sfen.rsplit(' ').next().unwrap().to_string();
+        // Games 0 and 2 held out.
+        assert_eq!(
+            held.iter().map(ply).collect::<Vec<_>>(),
+            ["1", "2", "3", "1", "2"]
+        );
+        assert_eq!(
+            train.iter().map(ply).collect::<Vec<_>>(),
+            ["2", "3", "5", "2"]
+        );
+        let (all, none) = split_by_game(&samples, 0);
+        assert_eq!((all.len(), none.len()), (9, 0));
     }
 }

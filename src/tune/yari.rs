@@ -4,7 +4,7 @@
 
 use super::selfplay::Rng;
 use super::sfen_games::{self, Model, Params, SelfPlay, SfenResult, black_result, featurize};
-use crate::eval::yari::YariWeights;
+use crate::eval::yari::{Features, YariWeights};
 use crate::shogi::Repetition;
 use crate::yari::Position;
 use std::sync::Arc;
@@ -46,22 +46,59 @@ pub fn generate(weights: &Arc<YariWeights>, play: &SelfPlay, rng: &mut Rng) -> V
     })
 }
 
+/// How the fit runs: see [`fit`].
+pub struct FitSettings {
+    pub epochs: usize,
+    pub lr: f64,
+    pub l2: f64,
+    /// The result's share of the target; the search score has the rest.
+    pub lambda: f64,
+    pub holdout_every: usize,
+}
+
+/// What a fit gives: the weights, and the loss before and after on the games it was fitted to
+/// and on the games held out from it.
+pub struct Fitted {
+    pub weights: YariWeights,
+    pub train: (usize, f64, f64),
+    pub held_out: Option<(usize, f64, f64)>,
+}
+
 /// Fits the parameters to the samples by gradient descent on the cross-entropy between the
 /// result and `sigmoid(eval / SCALE)`, with an L2 pull towards `start` so that rare features
-/// keep their starting values. Returns the weights and the loss before and after.
+/// keep their starting values. The fit aims at `lambda` of the result and the rest of the
+/// search score's winning probability (`SfenResult::target`). The games whose number is 0
+/// modulo `holdout_every` (0: none) are held out of the fit (`sfen_games::split_by_game`) and
+/// only measured, against their results: games decide.
 pub fn fit(
     samples: &[SfenResult],
     start: &YariWeights,
-    epochs: usize,
-    lr: f64,
-    l2: f64,
-) -> Result<(YariWeights, f64, f64), String> {
-    let data = featurize(samples, Position::from_sfen, YariWeights::features)?;
+    settings: &FitSettings,
+) -> Result<Fitted, String> {
+    let (train, held) = sfen_games::split_by_game(samples, settings.holdout_every);
+    let label = |s: &SfenResult| s.target(settings.lambda, SCALE);
+    let data = featurize(&train, Position::from_sfen, YariWeights::features, label)?;
     let model = Model {
-        value: |w: &[f64], f: &Vec<f64>| w.iter().zip(f).map(|(a, b)| a * b).sum::<f64>(),
+        value: |w: &[f64], f: &Features| f.iter().map(|&(i, n)| w[i as usize] * f64::from(n)).sum(),
         scale: SCALE,
     };
-    Ok(model.fit_weights(&data, start, epochs, lr, l2))
+    let (epochs, lr, l2) = (settings.epochs, settings.lr, settings.l2);
+    let (weights, before, after) = model.fit_weights(&data, start, epochs, lr, l2);
+    let held_out = match held.is_empty() {
+        true => None,
+        false => {
+            let data = featurize(&held, Position::from_sfen, YariWeights::features, |s| {
+                s.result
+            })?;
+            let loss = |w: &YariWeights| model.loss(&data, &w.to_params());
+            Some((held.len(), loss(start), loss(&weights)))
+        }
+    };
+    Ok(Fitted {
+        weights,
+        train: (train.len(), before, after),
+        held_out,
+    })
 }
 
 #[cfg(test)]
@@ -91,13 +128,25 @@ mod tests {
             .map(|(rest, result)| SfenResult {
                 sfen: format!("{up}{rest}"),
                 result: *result,
+                score: None,
             })
             .collect();
         let mut start = YariWeights::embedded().to_params();
         start[6] = 100.0; // the yari rook on the board, far too cheap
         let start = YariWeights::from_params(&start);
-        let (fitted, before, after) = fit(&samples, &start, 200, 5.0, 0.0).unwrap();
+        let settings = FitSettings {
+            epochs: 200,
+            lr: 5.0,
+            l2: 0.0,
+            lambda: 1.0,
+            holdout_every: 0,
+        };
+        let fitted = fit(&samples, &start, &settings).unwrap();
+        let (n, before, after) = fitted.train;
+        assert_eq!(n, 2);
         assert!(after < before, "{before} -> {after}");
-        assert!(fitted.to_params()[6] > 200.0, "{}", fitted.to_params()[6]);
+        assert!(fitted.held_out.is_none());
+        let yari_rook = fitted.weights.to_params()[6];
+        assert!(yari_rook > 200.0, "{yari_rook}");
     }
 }
