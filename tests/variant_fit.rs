@@ -98,3 +98,52 @@ fn yari_games_keep_their_scores_and_the_fit_measures_held_out_games() {
     assert!(!dir.join("w2.txt").exists());
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn dai_games_keep_their_scores_and_the_fit_aims_at_them_too() {
+    let dir = temp_dir("dai");
+    let games = dir.join("games.tsv");
+    let g = games.to_str().unwrap();
+    let out = tune(&[
+        "dai-gen",
+        "--out",
+        g,
+        "--games",
+        "4",
+        "--nodes",
+        "200",
+        "--max-plies",
+        "60",
+        "--seed",
+        "5",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&games).unwrap();
+    assert!(text.lines().count() > 100, "{}", text.lines().count());
+    assert!(text.lines().all(|l| l.split('\t').count() == 3), "{text}");
+    let fitted = dir.join("w.txt");
+    let out = tune(&[
+        "dai-fit",
+        "--data",
+        g,
+        "--out",
+        fitted.to_str().unwrap(),
+        "--epochs",
+        "10",
+        "--lambda",
+        "0.3",
+        "--holdout-every",
+        "2",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    assert!(err.contains(" held-out positions: loss "), "{err}");
+    let text = std::fs::read_to_string(&fitted).unwrap();
+    assert!(text.contains("held-out games"), "{text}");
+    kirin::eval::dai::DaiWeights::parse(&text).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+}

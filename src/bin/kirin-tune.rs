@@ -10,7 +10,7 @@ use kirin::shogi::{Color, Position};
 use kirin::tune::quality::{QualityRun, measure};
 use kirin::tune::records::read_positions;
 use kirin::tune::selfplay::{GenSettings, Player, Rng, generator_game, play_game, read_openings};
-use kirin::tune::sfen_games::{SelfPlay, SfenResult};
+use kirin::tune::sfen_games::{FitSettings, Fitted, SelfPlay, SfenResult};
 use kirin::tune::{FitConfig, fit};
 use std::collections::HashMap;
 use std::io::Write;
@@ -40,7 +40,7 @@ const USAGE: &str = "usage:
   kirin-tune dai-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
                    [--max-plies N] [--weights FILE]
   kirin-tune dai-fit --data FILE[,FILE..] --out FILE [--init FILE] [--epochs N] [--lr X]
-                   [--l2 X]
+                   [--l2 X] [--lambda X] [--holdout-every N]
 Data FILEs: `.sbinpack` (chained games), `.bin` (YaneuraOu PackedSfenValue), anything else
 kirin's text lines (`.xz` read through xz); tuning/notes/data-formats.md describes them.
 SETTINGS (gen and quality): [--adjudicate-cp CP] [--adjudicate-plies N] [--soft-share X]
@@ -588,28 +588,14 @@ fn yari_gen_cmd(a: &Args) -> Result<(), String> {
 fn yari_fit_cmd(a: &Args) -> Result<(), String> {
     let samples = sfen_result_files(a)?;
     let init = weights_arg(a, "init", YariWeights::parse, YariWeights::embedded)?;
-    let (epochs, lr, l2) = fit_settings(a)?;
-    let settings = kirin::tune::yari::FitSettings {
-        epochs,
-        lr,
-        l2,
-        lambda: a.num("lambda", 1.0)?,
-        holdout_every: a.num("holdout-every", 0)?,
-    };
-    let fitted = kirin::tune::yari::fit(&samples, &init, &settings)?;
-    let (n, before, after) = fitted.train;
-    let mut header = format!(
+    let fitted = kirin::tune::yari::fit(&samples, &init, &variant_fit_settings(a)?)?;
+    let header = fitted_header(
         "Yari shogi evaluation parameters, in evaluation units (about 2 per reported centipawn).\n\
-         Read by src/eval/yari/. Fitted by `kirin-tune yari-fit` to {n} positions\n\
-         (loss {before:.5} -> {after:.5}); tuning/notes/yari.md has the commands."
+         Read by src/eval/yari/. Fitted by `kirin-tune yari-fit`",
+        &fitted,
+        "tuning/notes/yari.md",
     );
-    if let Some((held, before, after)) = fitted.held_out {
-        eprintln!("{held} held-out positions: loss {before:.5} -> {after:.5}");
-        header.push_str(&format!(
-            "\nOn {held} positions of held-out games: loss {before:.5} -> {after:.5}."
-        ));
-    }
-    write_fitted(a, fitted.weights.to_text(&header), n, (before, after))
+    write_variant_fit(a, fitted.weights.to_text(&header), &fitted)
 }
 
 fn dai_gen_cmd(a: &Args) -> Result<(), String> {
@@ -630,15 +616,49 @@ fn dai_gen_cmd(a: &Args) -> Result<(), String> {
 fn dai_fit_cmd(a: &Args) -> Result<(), String> {
     let samples = sfen_result_files(a)?;
     let init = weights_arg(a, "init", DaiWeights::parse, kirin::eval::dai::embedded)?;
-    let (epochs, lr, l2) = fit_settings(a)?;
-    let (w, before, after) = kirin::tune::dai::fit(&samples, &init, epochs, lr, l2)?;
-    let header = format!(
+    let fitted = kirin::tune::dai::fit(&samples, &init, &variant_fit_settings(a)?)?;
+    let header = fitted_header(
         "Dai shogi evaluation parameters, in evaluation units (a pawn is about 100).\n\
-         Read by src/eval/dai.rs. Fitted by `kirin-tune dai-fit` to {} positions\n\
-         (loss {before:.5} -> {after:.5}); tuning/notes/dai.md has the commands.",
-        samples.len()
+         Read by src/eval/dai/. Fitted by `kirin-tune dai-fit`",
+        &fitted,
+        "tuning/notes/dai.md",
     );
-    write_fitted(a, w.to_text(&header), samples.len(), (before, after))
+    write_variant_fit(a, fitted.weights.to_text(&header), &fitted)
+}
+
+/// `yari-fit` and `dai-fit`'s settings: `fit`'s, the result's share and the held-out games.
+fn variant_fit_settings(a: &Args) -> Result<FitSettings, String> {
+    let (epochs, lr, l2) = fit_settings(a)?;
+    Ok(FitSettings {
+        epochs,
+        lr,
+        l2,
+        lambda: a.num("lambda", 1.0)?,
+        holdout_every: a.num("holdout-every", 0)?,
+    })
+}
+
+/// A fitted weights file's opening comment: `what`, then what it was fitted to and how well.
+fn fitted_header<W>(what: &str, fitted: &Fitted<W>, notes: &str) -> String {
+    let (n, before, after) = fitted.train;
+    let mut header = format!(
+        "{what} to {n} positions\n(loss {before:.5} -> {after:.5}); {notes} has the commands."
+    );
+    if let Some((held, before, after)) = fitted.held_out {
+        header.push_str(&format!(
+            "\nOn {held} positions of held-out games: loss {before:.5} -> {after:.5}."
+        ));
+    }
+    header
+}
+
+/// Writes a variant's fitted weights to `out` and reports the losses.
+fn write_variant_fit<W>(a: &Args, text: String, fitted: &Fitted<W>) -> Result<(), String> {
+    if let Some((held, before, after)) = fitted.held_out {
+        eprintln!("{held} held-out positions: loss {before:.5} -> {after:.5}");
+    }
+    let (n, before, after) = fitted.train;
+    write_fitted(a, text, n, (before, after))
 }
 
 fn main() {

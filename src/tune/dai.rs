@@ -5,7 +5,7 @@
 
 use super::selfplay::Rng;
 use super::sfen_games::{
-    self, Linear, Model, Params, SelfPlay, SfenResult, black_result, featurize,
+    self, FitSettings, Fitted, Linear, Model, Params, SelfPlay, SfenResult, black_result,
 };
 use crate::dai::{Outcome as GameOutcome, Position};
 use crate::eval::CP_PER_LOGIT;
@@ -58,26 +58,25 @@ pub fn generate(
     })
 }
 
-/// Fits the linear parameters to the samples by gradient descent on the cross-entropy between
-/// the result and `sigmoid(eval / SCALE)`, with an L2 pull towards `start` so that rare
-/// features keep their starting values; `hunt` and `hunt_lead` stay as in `start` (the hunt
-/// term only switches on or off as the lead moves, so it adds nothing to the gradient).
-/// Returns the weights and the loss before and after.
+/// Fits the linear parameters to the samples (see [`Model::fit_games`]); `hunt` and
+/// `hunt_lead` stay as in `start` (the hunt term only switches on or off as the lead moves, so
+/// it adds nothing to the gradient).
 pub fn fit(
     samples: &[SfenResult],
     start: &DaiWeights,
-    epochs: usize,
-    lr: f64,
-    l2: f64,
-) -> Result<(DaiWeights, f64, f64), String> {
-    let data = featurize(samples, Position::from_sfen, DaiWeights::features, |s| {
-        s.result
-    })?;
+    settings: &FitSettings,
+) -> Result<Fitted<DaiWeights>, String> {
     let model = Model {
         value: |w: &[f64], f: &DaiFeatures| f.value(w, start),
         scale: SCALE,
     };
-    Ok(model.fit_weights(&data, start, epochs, lr, l2))
+    model.fit_games(
+        samples,
+        start,
+        settings,
+        Position::from_sfen,
+        DaiWeights::features,
+    )
 }
 
 #[cfg(test)]
@@ -118,8 +117,17 @@ mod tests {
         let mut start = embedded().to_params();
         start[lion] = 100.0; // far too cheap
         let start = embedded().with_params(&start);
-        let (fitted, before, after) = fit(&samples, &start, 200, 5.0, 0.0).unwrap();
+        let settings = FitSettings {
+            epochs: 200,
+            lr: 5.0,
+            l2: 0.0,
+            lambda: 1.0,
+            holdout_every: 0,
+        };
+        let fitted = fit(&samples, &start, &settings).unwrap();
+        let (_, before, after) = fitted.train;
         assert!(after < before, "{before} -> {after}");
-        assert!(fitted.material[lion] > 300, "{}", fitted.material[lion]);
+        let lion_value = fitted.weights.material[lion];
+        assert!(lion_value > 300, "{lion_value}");
     }
 }

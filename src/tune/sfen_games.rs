@@ -332,6 +332,64 @@ impl<V> Model<V> {
     }
 }
 
+/// How a fit runs: see [`Model::fit_games`].
+pub struct FitSettings {
+    pub epochs: usize,
+    pub lr: f64,
+    pub l2: f64,
+    /// The result's share of the target; the search score has the rest.
+    pub lambda: f64,
+    pub holdout_every: usize,
+}
+
+/// What a fit gives: the weights, and (positions, loss before, loss after) on the games it was
+/// fitted to (against its targets) and on the games held out from it (against their results).
+pub struct Fitted<W> {
+    pub weights: W,
+    pub train: (usize, f64, f64),
+    pub held_out: Option<(usize, f64, f64)>,
+}
+
+impl<V> Model<V> {
+    /// Fits the parameters of `start` to the samples (`features` of the positions `parse`
+    /// reads) by full-batch Adam on the cross-entropy between the target and the model's
+    /// probability, with an L2 pull towards `start` so that rare features keep their starting
+    /// values. The target is `lambda` of the result and the rest of the search score's winning
+    /// probability (`SfenResult::target`). The games whose number is 0 modulo `holdout_every`
+    /// (0: none) are held out of the fit (`split_by_game`) and only measured, against their
+    /// results: games decide.
+    pub fn fit_games<P, E: Display, F: Linear, W: Params>(
+        &self,
+        samples: &[SfenResult],
+        start: &W,
+        settings: &FitSettings,
+        parse: impl Fn(&str) -> Result<P, E> + Copy,
+        features: impl Fn(&P) -> F + Copy,
+    ) -> Result<Fitted<W>, String>
+    where
+        V: Fn(&[f64], &F) -> f64,
+    {
+        let (train, held) = split_by_game(samples, settings.holdout_every);
+        let label = |s: &SfenResult| s.target(settings.lambda, self.scale);
+        let data = featurize(&train, parse, features, label)?;
+        let (epochs, lr, l2) = (settings.epochs, settings.lr, settings.l2);
+        let (weights, before, after) = self.fit_weights(&data, start, epochs, lr, l2);
+        let held_out = match held.is_empty() {
+            true => None,
+            false => {
+                let data = featurize(&held, parse, features, |s| s.result)?;
+                let loss = |w: &W| self.loss(&data, &w.to_params());
+                Some((held.len(), loss(start), loss(&weights)))
+            }
+        };
+        Ok(Fitted {
+            weights,
+            train: (train.len(), before, after),
+            held_out,
+        })
+    }
+}
+
 /// Checks what every game's samples must show: results of 1, 0.5 or 0, and opposite results for
 /// consecutive positions of one game with opposite movers (`parse` reads a sample's SFEN).
 #[cfg(test)]

@@ -3,7 +3,9 @@
 //! features (the evaluation is linear in its parameters, see `eval::yari`).
 
 use super::selfplay::Rng;
-use super::sfen_games::{self, Model, Params, SelfPlay, SfenResult, black_result, featurize};
+use super::sfen_games::{
+    self, FitSettings, Fitted, Model, Params, SelfPlay, SfenResult, black_result,
+};
 use crate::eval::yari::{Features, YariWeights};
 use crate::shogi::Repetition;
 use crate::yari::Position;
@@ -46,59 +48,25 @@ pub fn generate(weights: &Arc<YariWeights>, play: &SelfPlay, rng: &mut Rng) -> V
     })
 }
 
-/// How the fit runs: see [`fit`].
-pub struct FitSettings {
-    pub epochs: usize,
-    pub lr: f64,
-    pub l2: f64,
-    /// The result's share of the target; the search score has the rest.
-    pub lambda: f64,
-    pub holdout_every: usize,
-}
-
-/// What a fit gives: the weights, and the loss before and after on the games it was fitted to
-/// and on the games held out from it.
-pub struct Fitted {
-    pub weights: YariWeights,
-    pub train: (usize, f64, f64),
-    pub held_out: Option<(usize, f64, f64)>,
-}
-
-/// Fits the parameters to the samples by gradient descent on the cross-entropy between the
-/// result and `sigmoid(eval / SCALE)`, with an L2 pull towards `start` so that rare features
-/// keep their starting values. The fit aims at `lambda` of the result and the rest of the
-/// search score's winning probability (`SfenResult::target`). The games whose number is 0
-/// modulo `holdout_every` (0: none) are held out of the fit (`sfen_games::split_by_game`) and
-/// only measured, against their results: games decide.
+/// Fits the parameters to the samples (see [`Model::fit_games`]): gradient descent on the
+/// cross-entropy between the target and `sigmoid(eval / SCALE)`, with an L2 pull towards
+/// `start`, games held out as `settings` says.
 pub fn fit(
     samples: &[SfenResult],
     start: &YariWeights,
     settings: &FitSettings,
-) -> Result<Fitted, String> {
-    let (train, held) = sfen_games::split_by_game(samples, settings.holdout_every);
-    let label = |s: &SfenResult| s.target(settings.lambda, SCALE);
-    let data = featurize(&train, Position::from_sfen, YariWeights::features, label)?;
+) -> Result<Fitted<YariWeights>, String> {
     let model = Model {
         value: |w: &[f64], f: &Features| f.iter().map(|&(i, n)| w[i as usize] * f64::from(n)).sum(),
         scale: SCALE,
     };
-    let (epochs, lr, l2) = (settings.epochs, settings.lr, settings.l2);
-    let (weights, before, after) = model.fit_weights(&data, start, epochs, lr, l2);
-    let held_out = match held.is_empty() {
-        true => None,
-        false => {
-            let data = featurize(&held, Position::from_sfen, YariWeights::features, |s| {
-                s.result
-            })?;
-            let loss = |w: &YariWeights| model.loss(&data, &w.to_params());
-            Some((held.len(), loss(start), loss(&weights)))
-        }
-    };
-    Ok(Fitted {
-        weights,
-        train: (train.len(), before, after),
-        held_out,
-    })
+    model.fit_games(
+        samples,
+        start,
+        settings,
+        Position::from_sfen,
+        YariWeights::features,
+    )
 }
 
 #[cfg(test)]
