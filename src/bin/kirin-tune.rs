@@ -548,11 +548,6 @@ fn write_generated(
     Ok(())
 }
 
-/// A weights fit's settings: `epochs`, learning rate `lr` and regularisation `l2`.
-fn fit_settings(a: &Args) -> Result<(usize, f64, f64), String> {
-    Ok((a.num("epochs", 300)?, a.num("lr", 2.0)?, a.num("l2", 1e-7)?))
-}
-
 /// Writes fitted weights (their file text) to `out` and reports the loss before and after.
 fn write_fitted(a: &Args, text: String, samples: usize, loss: (f64, f64)) -> Result<(), String> {
     let out = a.str("out")?;
@@ -626,15 +621,15 @@ fn dai_fit_cmd(a: &Args) -> Result<(), String> {
     write_variant_fit(a, fitted.weights.to_text(&header), &fitted)
 }
 
-/// `yari-fit` and `dai-fit`'s settings: `fit`'s, the result's share and the held-out games.
+/// `yari-fit` and `dai-fit`'s settings, `FitSettings::default()` where not given.
 fn variant_fit_settings(a: &Args) -> Result<FitSettings, String> {
-    let (epochs, lr, l2) = fit_settings(a)?;
+    let d = FitSettings::default();
     Ok(FitSettings {
-        epochs,
-        lr,
-        l2,
-        lambda: a.num("lambda", 1.0)?,
-        holdout_every: a.num("holdout-every", 0)?,
+        epochs: a.num("epochs", d.epochs)?,
+        lr: a.num("lr", d.lr)?,
+        l2: a.num("l2", d.l2)?,
+        lambda: a.num("lambda", d.lambda)?,
+        holdout_every: a.num("holdout-every", d.holdout_every)?,
     })
 }
 

@@ -121,8 +121,7 @@ mod tests {
             epochs: 200,
             lr: 5.0,
             l2: 0.0,
-            lambda: 1.0,
-            holdout_every: 0,
+            ..FitSettings::default()
         };
         let fitted = fit(&samples, &start, &settings).unwrap();
         let (_, before, after) = fitted.train;

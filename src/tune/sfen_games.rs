@@ -1,6 +1,6 @@
 //! What the yari and dai fits share: self-play games whose positions are labelled with the
-//! game's result, the `sfen<TAB>result<TAB>score` files they are kept in, and the logistic regression of
-//! the results on an evaluation's parameters.
+//! game's result and the search's score, the `sfen<TAB>result<TAB>score` files they are kept
+//! in, and the logistic regression of those labels on an evaluation's parameters.
 
 use super::selfplay::Rng;
 use crate::game::Game;
@@ -172,7 +172,7 @@ pub fn write_sfen_results(samples: &[SfenResult]) -> String {
 /// Each sample's features (`features` of the position `parse` reads from its SFEN) with its
 /// `label`; an error names the SFEN, and no samples at all is an error too.
 pub fn featurize<P, E: Display, F>(
-    samples: &[SfenResult],
+    samples: &[&SfenResult],
     parse: impl Fn(&str) -> Result<P, E>,
     features: impl Fn(&P) -> F,
     label: impl Fn(&SfenResult) -> f64,
@@ -218,7 +218,7 @@ impl Linear for Vec<(u32, f32)> {
 /// Splits the samples by game, never by position: a new game starts wherever the move number
 /// does not increase, the games are numbered from 0, and those whose number is 0 modulo
 /// `every` are held out (`every` 0: none). Returns (training, held out).
-pub fn split_by_game(samples: &[SfenResult], every: usize) -> (Vec<SfenResult>, Vec<SfenResult>) {
+pub fn split_by_game(samples: &[SfenResult], every: usize) -> (Vec<&SfenResult>, Vec<&SfenResult>) {
     let (mut train, mut held) = (Vec::new(), Vec::new());
     let (mut game, mut last) = (0usize, None);
     for s in samples {
@@ -230,9 +230,9 @@ pub fn split_by_game(samples: &[SfenResult], every: usize) -> (Vec<SfenResult>, 
         }
         last = ply;
         if every > 0 && game % every == 0 {
-            held.push(s.clone());
+            held.push(s);
         } else {
-            train.push(s.clone());
+            train.push(s);
         }
     }
     (train, held)
@@ -246,7 +246,7 @@ pub trait Params {
 }
 
 /// The evaluation as a function of the parameters: `value(w, f)` is linear in `w` along
-/// `f.linear()`, but for terms the fit holds fixed.
+/// the features (`Linear`), but for terms the fit holds fixed.
 pub struct Model<V> {
     pub value: V,
     /// Internal units: a value `v` means a winning probability of `1 / (1 + exp(-v / scale))`.
@@ -309,27 +309,6 @@ impl<V> Model<V> {
         }
         w
     }
-
-    /// Fits the parameters of `start` to `data` (see [`Model::fit`]) and returns the fitted
-    /// weights with the loss before and after; the loss after is that of the weights as they
-    /// keep the parameters (rounded), not of the raw fit.
-    pub fn fit_weights<F: Linear, W: Params>(
-        &self,
-        data: &[(F, f64)],
-        start: &W,
-        epochs: usize,
-        lr: f64,
-        l2: f64,
-    ) -> (W, f64, f64)
-    where
-        V: Fn(&[f64], &F) -> f64,
-    {
-        let prior = start.to_params();
-        let before = self.loss(data, &prior);
-        let fitted = start.with_params(&self.fit(data, &prior, epochs, lr, l2));
-        let after = self.loss(data, &fitted.to_params());
-        (fitted, before, after)
-    }
 }
 
 /// How a fit runs: see [`Model::fit_games`].
@@ -340,6 +319,19 @@ pub struct FitSettings {
     /// The result's share of the target; the search score has the rest.
     pub lambda: f64,
     pub holdout_every: usize,
+}
+
+/// `kirin-tune yari-fit` and `dai-fit`'s defaults: the result alone, nothing held out.
+impl Default for FitSettings {
+    fn default() -> FitSettings {
+        FitSettings {
+            epochs: 300,
+            lr: 2.0,
+            l2: 1e-7,
+            lambda: 1.0,
+            holdout_every: 0,
+        }
+    }
 }
 
 /// What a fit gives: the weights, and (positions, loss before, loss after) on the games it was
@@ -372,8 +364,15 @@ impl<V> Model<V> {
         let (train, held) = split_by_game(samples, settings.holdout_every);
         let label = |s: &SfenResult| s.target(settings.lambda, self.scale);
         let data = featurize(&train, parse, features, label)?;
+        let prior = start.to_params();
         let (epochs, lr, l2) = (settings.epochs, settings.lr, settings.l2);
-        let (weights, before, after) = self.fit_weights(&data, start, epochs, lr, l2);
+        let weights = start.with_params(&self.fit(&data, &prior, epochs, lr, l2));
+        // The loss after is that of the weights as they keep the parameters (rounded), not of
+        // the raw fit.
+        let (before, after) = (
+            self.loss(&data, &prior),
+            self.loss(&data, &weights.to_params()),
+        );
         let held_out = match held.is_empty() {
             true => None,
             false => {
@@ -441,7 +440,7 @@ mod tests {
         let plies = [1, 2, 3, 2, 3, 5, 1, 2, 2];
         let samples: Vec<SfenResult> = plies.iter().map(|&p| sample(p)).collect();
         let (train, held) = split_by_game(&samples, 2);
-        let ply = |s: &SfenResult| s.sfen.rsplit(' ').next().unwrap().to_string();
+        let ply = |s: &&SfenResult| s.sfen.rsplit(' ').next().unwrap().to_string();
         // Games 0 and 2 held out.
         assert_eq!(
             held.iter().map(ply).collect::<Vec<_>>(),

@@ -13,6 +13,13 @@ fn the_embedded_weights_parse_and_cover_every_kind() {
     }
 }
 
+/// Parameters that differ from their neighbours: `(i * step) % modulus - offset`.
+fn distinct_params(step: usize, modulus: usize, offset: i32) -> Vec<f64> {
+    (0..NUM_PARAMS)
+        .map(|i| f64::from((i * step % modulus) as i32 - offset))
+        .collect()
+}
+
 /// Positions along a seeded random game from the start.
 fn random_walk(seed: u64, plies: usize) -> Vec<Position> {
     let mut pos = Position::startpos();
@@ -31,11 +38,8 @@ fn random_walk(seed: u64, plies: usize) -> Vec<Position> {
 
 #[test]
 fn the_evaluation_is_the_dot_product_of_parameters_and_features() {
-    // Weights with every parameter different, so that a feature counted in the wrong place
-    // shows.
-    let p: Vec<f64> = (0..NUM_PARAMS)
-        .map(|i| ((i * 37) % 101) as f64 - 50.0)
-        .collect();
+    // Neighbouring parameters differ, so that a feature counted in the wrong place shows.
+    let p = distinct_params(37, 101, 50);
     let w = YariWeights::from_params(&p);
     assert_eq!(w.to_params(), p);
     for pos in random_walk(7, 120) {
@@ -47,10 +51,7 @@ fn the_evaluation_is_the_dot_product_of_parameters_and_features() {
 
 #[test]
 fn the_text_format_keeps_every_parameter() {
-    let p: Vec<f64> = (0..NUM_PARAMS)
-        .map(|i| ((i * 53) % 97) as f64 - 40.0)
-        .collect();
-    let mut w = YariWeights::from_params(&p);
+    let mut w = YariWeights::from_params(&distinct_params(53, 97, 40));
     // The king has no hand value, no mobility and no place near itself, the pawn no mobility; in hand only the
     // unpromoted kinds count: those parameters are not in the file and read back as 0.
     let read = YariWeights::parse(&w.to_text("round trip\ntwo lines")).unwrap();
@@ -188,12 +189,9 @@ fn mirrored_and_exchanged(sfen: &str) -> (String, String) {
 
 #[test]
 fn the_evaluation_is_the_same_in_a_mirror_and_for_the_other_colour() {
-    // Weights with every parameter different, so that a square or a king row read for the
-    // wrong colour or file shows.
-    let p: Vec<f64> = (0..NUM_PARAMS)
-        .map(|i| ((i * 37) % 101) as f64 - 50.0)
-        .collect();
-    let w = YariWeights::from_params(&p);
+    // Neighbouring parameters differ, so that a square or a king row read for the wrong
+    // colour or file shows.
+    let w = YariWeights::from_params(&distinct_params(37, 101, 50));
     let mut checked = 0;
     for seed in [3, 11] {
         for pos in random_walk(seed, 150) {
