@@ -225,6 +225,76 @@ fn other_games_input_in_dai_shogi_gets_one_line_errors() {
     engine.quit();
 }
 
+/// The score of `go depth 1` in `sfen`, in a new game.
+fn depth_one_score(engine: &mut Engine, sfen: &str) -> i64 {
+    // A new game: nothing from the hash table of an earlier search.
+    engine.send("usinewgame");
+    engine.send(&format!("position sfen {sfen}"));
+    engine.send("go depth 1");
+    let (_, info) = engine.bestmove();
+    assert!(errors(&info).is_empty(), "{info:?}");
+    let line = info
+        .iter()
+        .rev()
+        .find(|l| l.contains(" score cp "))
+        .unwrap();
+    let words: Vec<&str> = line.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "cp").unwrap();
+    words[at + 1].parse().unwrap()
+}
+
+#[test]
+fn eval_file_takes_a_dai_weights_file() {
+    let mut engine = dai_engine();
+    // One thread: the same search gives the same answer.
+    engine.send("setoption name Threads value 1");
+    // Black has a rook more; the royals far apart.
+    let sfen = sfen_with(&[(8, 'a', "k"), (1, 'h', "R"), (8, 'o', "K")], 'b');
+    let default = depth_one_score(&mut engine, &sfen);
+    assert!((400..=1200).contains(&default), "{default}");
+
+    // The shipped file with the rook worth ten times as much.
+    let dir = std::env::temp_dir().join(format!("kirin-dai-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string("src/eval/dai_weights.txt").unwrap();
+    let rook = text
+        .lines()
+        .find_map(|l| l.strip_prefix("material rook "))
+        .unwrap()
+        .trim()
+        .parse::<i64>()
+        .unwrap();
+    let heavy = dir.join("heavy-rook.txt");
+    std::fs::write(
+        &heavy,
+        text.replace(
+            &format!("material rook {rook}\n"),
+            &format!("material rook {}\n", rook * 10),
+        ),
+    )
+    .unwrap();
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        heavy.display()
+    ));
+    let lines = engine.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(lines.iter().any(|l| l.contains("dai weights")), "{lines:?}");
+    let scored = depth_one_score(&mut engine, &sfen);
+    // The score reported is not in evaluation units, but grows with them.
+    assert!(scored >= default + 2 * rook, "{default} then {scored}");
+
+    // A file with a line the format does not have: one error, the shipped weights play.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, text.replace("tempo ", "tempo_typo ")).unwrap();
+    engine.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert!(errors(&lines)[0].contains("tempo_typo"), "{lines:?}");
+    assert_eq!(depth_one_score(&mut engine, &sfen), default);
+    engine.quit();
+}
+
 #[test]
 fn the_command_line_counts_and_benches_dai_shogi() {
     let out = kirin_cli(&["perft", "--variant", "dai", "2"]);

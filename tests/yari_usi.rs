@@ -196,6 +196,75 @@ fn the_variant_can_be_switched_back_and_forth() {
     engine.quit();
 }
 
+/// The `go depth 6` search of the start position: its last score and its move.
+fn start_search(engine: &mut Engine) -> (String, String) {
+    // A new game: nothing from the hash table of an earlier search.
+    engine.send("usinewgame");
+    engine.send("position startpos");
+    engine.send("go depth 6");
+    let (best, info) = engine.bestmove();
+    assert!(errors(&info).is_empty(), "{info:?}");
+    let score = info.iter().rev().find(|l| l.contains(" score ")).unwrap();
+    let words: Vec<&str> = score.split_whitespace().collect();
+    let at = words.iter().position(|&w| w == "score").unwrap();
+    (words[at + 1..at + 3].join(" "), best)
+}
+
+#[test]
+fn eval_file_takes_a_yari_weights_file() {
+    let mut engine = yari_engine();
+    // One thread: the same search gives the same answer.
+    engine.send("setoption name Threads value 1");
+    let shipped = start_search(&mut engine);
+    let dir = std::env::temp_dir().join(format!("kirin-yari-weights-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let text = std::fs::read_to_string("src/eval/yari_weights.txt").unwrap();
+
+    // The tempo alone raised by a thousand: the start is worth that much more to the mover.
+    let tempo: i64 = text
+        .lines()
+        .find_map(|l| l.strip_prefix("tempo "))
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    let eager = dir.join("eager.txt");
+    std::fs::write(
+        &eager,
+        text.replace(
+            &format!("tempo {tempo}\n"),
+            &format!("tempo {}\n", tempo + 1000),
+        ),
+    )
+    .unwrap();
+    engine.send(&format!(
+        "setoption name EvalFile value {}",
+        eager.display()
+    ));
+    let lines = engine.sync();
+    assert!(errors(&lines).is_empty(), "{lines:?}");
+    assert!(
+        lines.iter().any(|l| l.contains("yari weights")),
+        "{lines:?}"
+    );
+    let (score, best) = start_search(&mut engine);
+    let cp = |s: &str| s.strip_prefix("cp ").unwrap().parse::<i64>().unwrap();
+    assert!(
+        cp(&score) > cp(&shipped.0) + 300,
+        "{shipped:?} then {score}"
+    );
+    assert!(best.starts_with("bestmove "), "{best}");
+
+    // A file that is not yari weights: one error, the shipped weights play.
+    let bad = dir.join("bad.txt");
+    std::fs::write(&bad, "material 1 2 3\n").unwrap();
+    engine.send(&format!("setoption name EvalFile value {}", bad.display()));
+    let lines = engine.sync();
+    assert_eq!(errors(&lines).len(), 1, "{lines:?}");
+    assert_eq!(start_search(&mut engine), shipped);
+    engine.quit();
+}
+
 #[test]
 fn the_command_line_counts_and_benches_yari_shogi() {
     let out = kirin_cli(&["perft", "--variant", "yari", "3"]);

@@ -96,6 +96,15 @@ impl BoardGame for YariPieces {
     fn default_evaluator() -> Arc<YariWeights> {
         YariWeights::embedded()
     }
+    /// A weights file in the format of `yari_weights.txt` (what `kirin-tune yari-fit` writes).
+    fn load_evaluator(path: &str) -> Option<Result<(Arc<YariWeights>, &'static str), String>> {
+        Some(
+            std::fs::read_to_string(path)
+                .map_err(|e| format!("{path}: {e}"))
+                .and_then(|text| YariWeights::parse(&text))
+                .map(|w| (Arc::new(w), "yari weights")),
+        )
+    }
 }
 
 /// The answers of `mate_in_one` for the positions last asked about, by key: the search asks

@@ -322,8 +322,9 @@ impl Controller {
                     self.position_rejected = false;
                     if self.options.variant != VARIANTS[0] {
                         self.out.info_string(format!(
-                            "{}: the opening book, EvalFile, EnteringKingRule, `go mate` and the \
-                             eval breakdown belong to standard shogi and are not used",
+                            "{}: the opening book, EnteringKingRule, `go mate` and the eval \
+                             breakdown belong to standard shogi and are not used; EvalFile takes \
+                             this game's weights file",
                             self.options.variant
                         ));
                     }
