@@ -58,9 +58,9 @@ pub fn generate(
     })
 }
 
-/// Fits the linear parameters to the samples (see [`Model::fit_games`]); `hunt` and
-/// `hunt_lead` stay as in `start` (the hunt term only switches on or off as the lead moves, so
-/// it adds nothing to the gradient).
+/// Fits the linear parameters to the samples (see [`Model::fit_games`]); the `hunt*`
+/// parameters stay as in `start` (the hunt term is a product of its weights and the lead, so
+/// it is left out of the gradient).
 pub fn fit(
     samples: &[SfenResult],
     start: &DaiWeights,

@@ -38,13 +38,17 @@ impl DaiWeights {
             mobility: [0; MOBILITY_GROUPS],
             hunt: 0,
             hunt_lead: 0,
+            hunt_near: 0,
+            hunt_net: 0,
+            hunt_guard: 0,
+            hunt_trade: 0,
             tempo: 0,
         }
     }
 
     /// The parameters that are one number, by their names in the file, in the order it writes
     /// them; `scalar_mut` reads the same names.
-    fn scalars(&self) -> [(&'static str, i32); 8] {
+    fn scalars(&self) -> [(&'static str, i32); 12] {
         [
             ("advance", self.advance),
             ("in_zone", self.in_zone),
@@ -53,6 +57,10 @@ impl DaiWeights {
             ("lone_royal", self.lone_royal),
             ("hunt", self.hunt),
             ("hunt_lead", self.hunt_lead),
+            ("hunt_near", self.hunt_near),
+            ("hunt_net", self.hunt_net),
+            ("hunt_guard", self.hunt_guard),
+            ("hunt_trade", self.hunt_trade),
             ("tempo", self.tempo),
         ]
     }
@@ -66,6 +74,10 @@ impl DaiWeights {
             "lone_royal" => &mut self.lone_royal,
             "hunt" => &mut self.hunt,
             "hunt_lead" => &mut self.hunt_lead,
+            "hunt_near" => &mut self.hunt_near,
+            "hunt_net" => &mut self.hunt_net,
+            "hunt_guard" => &mut self.hunt_guard,
+            "hunt_trade" => &mut self.hunt_trade,
             "tempo" => &mut self.tempo,
             _ => return None,
         })

@@ -2,8 +2,8 @@
 //! fit (`kirin-tune dai-fit`): their dot product plus the hunt term is the evaluation.
 
 use super::{
-    DaiWeights, MOBILITY_GROUP, MOBILITY_GROUPS, NO_GROUP, advance_of, advances, earns_in_zone,
-    hunt_closeness, royal_counts, royals_of,
+    DaiWeights, HuntCounts, MOBILITY_GROUP, MOBILITY_GROUPS, NO_GROUP, advance_of, advances,
+    earns_in_zone, hunt_counts, royal_counts, royals_of,
 };
 use crate::dai::types::KINDS;
 use crate::dai::{PieceType, Position};
@@ -12,7 +12,7 @@ use crate::dai::{PieceType, Position};
 /// index 0 unused), advance, in_zone, royal_guard, royal_danger, lone_royal, mobility by group,
 /// tempo. The evaluation is the dot product of this vector with [`DaiFeatures::linear`] plus
 /// the hunt term, which is not linear in the parameters and is left out of the vector:
-/// `kirin-tune dai-fit` keeps `hunt` and `hunt_lead` as they are.
+/// `kirin-tune dai-fit` keeps the `hunt*` parameters as they are.
 pub const NUM_PARAMS: usize = KINDS + 5 + MOBILITY_GROUPS + 1;
 const ADVANCE_AT: usize = KINDS;
 const IN_ZONE_AT: usize = KINDS + 1;
@@ -27,22 +27,25 @@ const TEMPO_AT: usize = MOBILITY_AT + MOBILITY_GROUPS;
 #[derive(Clone, Debug, PartialEq)]
 pub struct DaiFeatures {
     pub linear: Vec<f64>,
-    /// How close the mover's pieces stand to the opponent's royals, and the opponent's to the
-    /// mover's (`hunt_closeness`; `None`: no royal to close in on).
-    pub closeness: [Option<i32>; 2],
+    /// The hunt counts of the mover against the opponent's royals, and of the opponent against
+    /// the mover's (`None`: no royal to close in on).
+    pub hunt: [Option<HuntCounts>; 2],
 }
 
 impl DaiFeatures {
-    /// The evaluation for the parameter vector `params` with `weights`' hunt and hunt_lead.
+    /// The evaluation for the parameter vector `params` with the hunt parameters of `weights`.
     pub fn value(&self, params: &[f64], weights: &DaiWeights) -> f64 {
         let v: f64 = params.iter().zip(&self.linear).map(|(a, b)| a * b).sum();
         let lead = v - params[TEMPO_AT];
-        let (hunt, hunt_lead) = (f64::from(weights.hunt), f64::from(weights.hunt_lead));
+        let hunt_lead = f64::from(weights.hunt_lead);
+        let hunt = |n: &Option<HuntCounts>| n.map_or(0.0, |n| f64::from(weights.hunt_value(&n)));
         // As `DaiWeights::hunt_bonus`, on the unrounded lead.
-        let bonus = if lead >= hunt_lead {
-            self.closeness[0].map_or(0.0, |n| hunt * f64::from(n))
-        } else if -lead >= hunt_lead {
-            -self.closeness[1].map_or(0.0, |n| hunt * f64::from(n))
+        // Truncated as the engine's integer division is.
+        let share = |n: f64, lead: f64| (n * (lead - hunt_lead).min(hunt_lead) / hunt_lead).trunc();
+        let bonus = if lead > hunt_lead {
+            share(hunt(&self.hunt[0]), lead)
+        } else if -lead > hunt_lead {
+            -share(hunt(&self.hunt[1]), -lead)
         } else {
             0.0
         };
@@ -96,6 +99,7 @@ impl DaiWeights {
         let mut f = vec![0.0; NUM_PARAMS];
         let us = pos.side_to_move();
         let royals = royals_of(pos);
+        let mut guards = [0; 2];
         for (c, sign) in [(us, 1.0), (us.flip(), -1.0)] {
             for sq in pos.pieces(c) {
                 let Some(kind) = pos.piece_on(sq).kind() else {
@@ -120,18 +124,14 @@ impl DaiWeights {
             if royals[c.index()].len() == 1 {
                 f[LONE_AT] -= sign;
             }
-            let (guards, attackers) = royal_counts(pos, &royals, c);
-            f[GUARD_AT] += sign * f64::from(guards);
+            let (g, attackers) = royal_counts(pos, &royals, c);
+            guards[c.index()] = g;
+            f[GUARD_AT] += sign * f64::from(g);
             f[DANGER_AT] -= sign * f64::from(attackers);
         }
         f[TEMPO_AT] = 1.0;
-        let closeness = [us, us.flip()].map(|hunter| {
-            let targets = &royals[hunter.flip().index()];
-            (!targets.is_empty()).then(|| hunt_closeness(pos, hunter, targets))
-        });
-        DaiFeatures {
-            linear: f,
-            closeness,
-        }
+        let hunt = [us, us.flip()]
+            .map(|hunter| hunt_counts(pos, &royals, guards[hunter.flip().index()], hunter));
+        DaiFeatures { linear: f, hunt }
     }
 }

@@ -99,12 +99,26 @@ pub struct DaiWeights {
     /// Per square a slider or lion can move to (`Position::reach`), by mobility group. All
     /// zero skips the count.
     pub mobility: [i32; MOBILITY_GROUPS],
-    /// For a side ahead by at least `hunt_lead` (all other terms counted): per piece and per square closer
-    /// to the nearest enemy royal (of 14). Without it a won game is drawn at the move limit,
+    /// For a side ahead by more than `hunt_lead` (all other terms counted; the hunt grows to
+    /// its whole at twice that lead): per piece and per square closer to the nearest enemy
+    /// royal (of 14). Without it a won game is drawn at the move limit,
     /// the pieces never closing in on the royal they must take.
     pub hunt: i32,
     /// Positive, so that at most one side hunts.
     pub hunt_lead: i32,
+    /// While hunting: per unit of [`HuntCounts::near`], the weight of the hunter's pieces
+    /// within four squares of an enemy royal. The attack that takes a royal is made by strong
+    /// pieces next to it, not by a wall far away.
+    pub hunt_near: i32,
+    /// While hunting: per square round an enemy royal (its own included) that the hunter
+    /// attacks. The net that takes a royal is drawn square by square, long before the search
+    /// sees the capture.
+    pub hunt_net: i32,
+    /// While hunting: per enemy piece next to an enemy royal, the shelter to be torn down.
+    pub hunt_guard: i32,
+    /// While hunting: per enemy piece gone from the board, so that the side ahead trades its
+    /// way to the royal instead of keeping its lead behind a closed front.
+    pub hunt_trade: i32,
     pub tempo: i32,
 }
 
@@ -215,48 +229,116 @@ impl DaiWeights {
                 }
             }
         }
+        let mut guards = [0; 2];
         for c in [Color::Black, Color::White] {
             if royals[c.index()].len() == 1 {
                 score[c.index()] -= self.lone_royal;
             }
-            let (guards, attackers) = royal_counts(pos, &royals, c);
-            score[c.index()] += guards * self.royal_guard - attackers * self.royal_danger;
+            let (g, attackers) = royal_counts(pos, &royals, c);
+            guards[c.index()] = g;
+            score[c.index()] += g * self.royal_guard - attackers * self.royal_danger;
         }
         let us = pos.side_to_move();
         let lead = score[us.index()] - score[us.flip().index()];
         let hunt = self.hunt_bonus(lead, |mover| {
             let hunter = if mover { us } else { us.flip() };
-            let targets = &royals[hunter.flip().index()];
-            (!targets.is_empty()).then(|| hunt_closeness(pos, hunter, targets))
+            hunt_counts(pos, &royals, guards[hunter.flip().index()], hunter)
         });
         lead + hunt + self.tempo
     }
 
-    /// The hunt term for the side to move, whose lead by every other term (the tempo aside) is
-    /// `lead`: `closeness(true)` is how close its pieces stand to the opponent's royals,
-    /// `closeness(false)` the opponent's to its own (`None`: no royal to close in on).
-    /// `DaiFeatures::value` repeats it for the fit, on the unrounded lead.
+    /// The hunt term for a hunter with these counts.
     #[inline]
-    fn hunt_bonus(&self, lead: i32, closeness: impl FnOnce(bool) -> Option<i32>) -> i32 {
-        if lead >= self.hunt_lead {
-            closeness(true).map_or(0, |n| self.hunt * n)
-        } else if -lead >= self.hunt_lead {
-            -closeness(false).map_or(0, |n| self.hunt * n)
+    pub(super) fn hunt_value(&self, n: &HuntCounts) -> i32 {
+        self.hunt * n.closeness + self.hunt_near * n.near + self.hunt_net * n.net
+            - self.hunt_guard * n.guards
+            + self.hunt_trade * n.taken
+    }
+
+    /// The hunt term for the side to move, whose lead by every other term (the tempo aside) is
+    /// `lead`: `counts(true)` is what the side to move has against the opponent's royals,
+    /// `counts(false)` the opponent's against its own (`None`: no royal to close in on). It
+    /// grows from nothing at a lead of `hunt_lead` to the whole at twice that, so that no
+    /// move gains or loses it all at once. `DaiFeatures::value` repeats it for the fit, on
+    /// the unrounded lead.
+    #[inline]
+    fn hunt_bonus(&self, lead: i32, counts: impl FnOnce(bool) -> Option<HuntCounts>) -> i32 {
+        let share = |lead: i32| (lead - self.hunt_lead).min(self.hunt_lead);
+        if lead > self.hunt_lead {
+            counts(true).map_or(0, |n| self.hunt_value(&n) * share(lead) / self.hunt_lead)
+        } else if -lead > self.hunt_lead {
+            -counts(false).map_or(0, |n| self.hunt_value(&n) * share(-lead) / self.hunt_lead)
         } else {
             0
         }
     }
 }
 
-/// How close `c`'s pieces stand to the nearest of `targets`: the sum over its pieces of 14 less
-/// the distance in king moves.
-fn hunt_closeness(pos: &Position, c: Color, targets: &[Square]) -> i32 {
-    pos.pieces(c)
-        .map(|sq| {
-            let nearest = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
-            14 - nearest
-        })
-        .sum()
+/// Each side's pieces in the start position, royals aside.
+const START_PIECES: i32 = 64;
+
+/// What the hunt term counts for a hunter: see the `hunt*` parameters of [`DaiWeights`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HuntCounts {
+    /// The sum over the hunter's pieces, its royals aside (they keep their shelter), of 14 less
+    /// the distance in king moves to the nearest enemy royal.
+    pub closeness: i32,
+    /// The sum over the hunter's pieces within four squares (king moves) of an enemy royal,
+    /// its royals aside, of 5 less that distance times the piece's exchange value in pawns
+    /// (`dai::value` / 100): a lion next to the royal counts 4 x 19.
+    pub near: i32,
+    /// Squares round the enemy royals (theirs included, each square once per royal) that the
+    /// hunter attacks.
+    pub net: i32,
+    /// Enemy pieces next to an enemy royal.
+    pub guards: i32,
+    /// Enemy pieces gone from the board: of the 64 each side starts with, royals aside.
+    pub taken: i32,
+}
+
+/// The hunt counts of `hunter`, whose opponent has `guards` pieces next to its royals; `None`
+/// when the opponent has no royal to close in on.
+fn hunt_counts(
+    pos: &Position,
+    royals: &[ArrayVec<Square, 4>; 2],
+    guards: i32,
+    hunter: Color,
+) -> Option<HuntCounts> {
+    let targets = &royals[hunter.flip().index()];
+    if targets.is_empty() {
+        return None;
+    }
+    let (mut closeness, mut near) = (0, 0);
+    for sq in pos.pieces(hunter) {
+        let Some(kind) = pos.piece_on(sq).kind().filter(|k| !k.is_royal()) else {
+            continue;
+        };
+        let nearest = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
+        closeness += 14 - nearest;
+        if nearest <= 4 {
+            near += (5 - nearest) * (crate::dai::value(kind) / 100);
+        }
+    }
+    let mut net = 0;
+    for &r in targets {
+        let (file, rank) = (r.file(), r.rank());
+        for y in rank.saturating_sub(1)..=(rank + 1).min(14) {
+            for x in file.saturating_sub(1).max(1)..=(file + 1).min(15) {
+                if Square::new(x, y).is_some_and(|sq| pos.is_attacked(sq, hunter)) {
+                    net += 1;
+                }
+            }
+        }
+    }
+    let defender = hunter.flip();
+    let left = pos.piece_count(defender) as i32 - targets.len() as i32;
+    Some(HuntCounts {
+        closeness,
+        near,
+        net,
+        guards,
+        taken: (START_PIECES - left).max(0),
+    })
 }
 
 #[inline]

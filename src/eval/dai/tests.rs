@@ -5,6 +5,10 @@ use crate::dai::{RepetitionRule, Rules, value};
 fn with_mobility() -> DaiWeights {
     DaiWeights {
         mobility: [3, 5, 7, 11],
+        hunt_near: 11,
+        hunt_net: 13,
+        hunt_guard: 17,
+        hunt_trade: 19,
         ..(*embedded()).clone()
     }
 }
@@ -21,6 +25,10 @@ fn material_and_a_lost_royal_count() {
     // The hunt for the royal (the lion's loss puts White far ahead) is left out here.
     let w = DaiWeights {
         hunt: 0,
+        hunt_near: 0,
+        hunt_net: 0,
+        hunt_guard: 0,
+        hunt_trade: 0,
         ..(*embedded()).clone()
     };
     let start = Position::startpos();
@@ -142,29 +150,58 @@ fn by_definition(w: &DaiWeights, pos: &Position) -> i32 {
         score
     };
     let us = pos.side_to_move();
-    let (mut a, mut b) = (side(us), side(us.flip()));
+    let (a, b) = (side(us), side(us.flip()));
+    a - b + hunt_by_definition(w, pos, a - b) + w.tempo
+}
+
+/// The hunt term for the side to move, whose lead by the other terms is `lead`, counted piece
+/// by piece and square by square.
+fn hunt_by_definition(w: &DaiWeights, pos: &Position, lead: i32) -> i32 {
     let royals_of = |c: Color| -> Vec<Square> {
         pos.pieces(c)
             .filter(|&sq| pos.piece_on(sq).kind().is_some_and(PieceType::is_royal))
             .collect()
     };
-    let closeness = |c: Color, targets: &[Square]| -> i32 {
-        let mut total = 0;
-        for sq in pos.pieces(c) {
-            let d = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
-            total += 14 - d;
+    let value = |hunter: Color| -> i32 {
+        let targets = royals_of(hunter.flip());
+        if targets.is_empty() {
+            return 0;
         }
-        total
+        let (mut closeness, mut near) = (0, 0);
+        for sq in pos.pieces(hunter) {
+            let kind = pos.piece_on(sq).kind().unwrap();
+            if kind.is_royal() {
+                continue;
+            }
+            let d = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
+            closeness += 14 - d;
+            near += (5 - d).max(0) * (value(kind) / 100);
+        }
+        let (mut net, mut guards) = (0, 0);
+        for &r in &targets {
+            for sq in Square::all().filter(|&sq| distance(sq, r) <= 1) {
+                net += i32::from(pos.is_attacked(sq, hunter));
+                let p = pos.piece_on(sq);
+                guards += i32::from(sq != r && !p.is_none() && p.color() != hunter);
+            }
+        }
+        let left = pos
+            .pieces(hunter.flip())
+            .filter(|&sq| !pos.piece_on(sq).kind().is_some_and(PieceType::is_royal))
+            .count() as i32;
+        w.hunt * closeness + w.hunt_near * near + w.hunt_net * net - w.hunt_guard * guards
+            + w.hunt_trade * (64 - left).max(0)
     };
-    let (ra, rb) = (royals_of(us.flip()), royals_of(us));
-    let (a0, b0) = (a, b);
-    if a0 - b0 >= w.hunt_lead && !ra.is_empty() {
-        a += w.hunt * closeness(us, &ra);
+    // From nothing at a lead of hunt_lead to all of it at twice that.
+    let part = |v: i32, lead: i32| v * (lead - w.hunt_lead).min(w.hunt_lead) / w.hunt_lead;
+    let us = pos.side_to_move();
+    if lead > w.hunt_lead {
+        part(value(us), lead)
+    } else if -lead > w.hunt_lead {
+        -part(value(us.flip()), -lead)
+    } else {
+        0
     }
-    if b0 - a0 >= w.hunt_lead && !rb.is_empty() {
-        b += w.hunt * closeness(us.flip(), &rb);
-    }
-    a - b + w.tempo
 }
 
 #[test]
@@ -197,7 +234,8 @@ fn the_evaluation_equals_its_definition_along_random_games() {
 fn hand_set(pos: &Position) -> i32 {
     use PieceType::*;
     let (advance, in_zone, royal_guard, royal_danger, lone_royal) = (3, 15, 7, 20, 75);
-    let (hunt, hunt_lead, tempo) = (2, 1500, 15);
+    let (hunt, hunt_lead, tempo) = (2, 750, 15);
+    let (hunt_near, hunt_net, hunt_guard, hunt_trade) = (3, 20, 30, 15);
     let mut score = [0i32; 2];
     let mut royals: [ArrayVec<Square, 4>; 2] = [ArrayVec::new(), ArrayVec::new()];
     for c in [Color::Black, Color::White] {
@@ -239,14 +277,20 @@ fn hand_set(pos: &Position) -> i32 {
             }
         }
     }
-    for c in [Color::Black, Color::White] {
-        let (i, them) = (c.index(), c.flip().index());
-        if score[i] - score[them] >= hunt_lead && !royals[them].is_empty() {
-            score[i] += hunt * hunt_closeness(pos, c, &royals[them]);
-        }
-    }
     let us = pos.side_to_move().index();
-    score[us] - score[1 - us] + tempo
+    let lead = score[us] - score[1 - us];
+    // The hunt as defined (it is the same function of the lead and the position with any
+    // weights), with the hand-set strength.
+    let hunting = DaiWeights {
+        hunt,
+        hunt_lead,
+        hunt_near,
+        hunt_net,
+        hunt_guard,
+        hunt_trade,
+        ..(*embedded()).clone()
+    };
+    lead + hunt_by_definition(&hunting, pos, lead) + tempo
 }
 
 #[test]
@@ -311,7 +355,7 @@ fn bad_lines_are_named() {
     }
     let e = DaiWeights::parse(&good.replace("material lion 1900\n", "")).unwrap_err();
     assert!(e.contains("material lion"), "{e}");
-    let e = DaiWeights::parse(&good.replace("hunt_lead 1500", "hunt_lead 0")).unwrap_err();
+    let e = DaiWeights::parse(&good.replace("hunt_lead 750", "hunt_lead 0")).unwrap_err();
     assert!(e.contains("hunt_lead"), "{e}");
 }
 
@@ -320,4 +364,65 @@ fn kind_names_are_english_words() {
     assert_eq!(kind_name(PieceType::Pawn), "pawn");
     assert_eq!(kind_name(PieceType::FreeKing), "free-king");
     assert_eq!(kind_name(PieceType::PromotedKirin), "promoted-kirin");
+}
+
+/// The SFEN of `sfen`'s position turned round: each side's pieces where the other's stood, and
+/// the other side to move.
+fn turned_round(sfen: &str) -> String {
+    let words: Vec<&str> = sfen.split(' ').collect();
+    let ranks: Vec<String> = words[0]
+        .split('/')
+        .rev()
+        .map(|rank| {
+            // Tokens: a count, or a piece ([+] letter [' or !]).
+            let chars: Vec<char> = rank.chars().collect();
+            let mut tokens: Vec<String> = Vec::new();
+            let mut i = 0;
+            while i < chars.len() {
+                let mut t = String::new();
+                if chars[i].is_ascii_digit() {
+                    while i < chars.len() && chars[i].is_ascii_digit() {
+                        t.push(chars[i]);
+                        i += 1;
+                    }
+                } else {
+                    if chars[i] == '+' {
+                        t.push('+');
+                        i += 1;
+                    }
+                    let c = chars[i];
+                    t.push(if c.is_ascii_uppercase() {
+                        c.to_ascii_lowercase()
+                    } else {
+                        c.to_ascii_uppercase()
+                    });
+                    i += 1;
+                    while i < chars.len() && (chars[i] == '\'' || chars[i] == '!') {
+                        t.push(chars[i]);
+                        i += 1;
+                    }
+                }
+                tokens.push(t);
+            }
+            tokens.reverse();
+            tokens.concat()
+        })
+        .collect();
+    let side = if words[1] == "b" { "w" } else { "b" };
+    format!("{} {side} - 1", ranks.join("/"))
+}
+
+#[test]
+fn both_sides_are_valued_alike() {
+    let w = with_mobility();
+    let mut checked = 0;
+    for pos in random_positions(6, 300) {
+        let sfen = pos.to_sfen();
+        let Ok(turned) = Position::from_sfen(&turned_round(&sfen)) else {
+            continue;
+        };
+        assert_eq!(w.evaluate(&pos), w.evaluate(&turned), "{sfen}");
+        checked += 1;
+    }
+    assert!(checked > 500, "{checked}");
 }
