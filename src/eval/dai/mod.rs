@@ -1,7 +1,7 @@
 //! The dai shogi evaluation: material on the reference engine's scale, the advance of the
-//! pieces that promote on reaching the far zone, the shelter and danger round each royal, and
-//! the squares each slider and lion can move to. Its parameters are data
-//! (`dai_weights.txt`), read once and shared.
+//! pieces that promote on reaching the far zone, the shelter and danger round each royal, the
+//! squares each slider and lion can move to, and for a side far ahead the hunt for the enemy
+//! royals ([`HuntCounts`]). Its parameters are data (`dai_weights.txt`), read once and shared.
 //!
 //! Everything is counted from scratch at each evaluation (at most 130 pieces), so the
 //! per-thread stack holds nothing but the parameters. The hand-set material values are the
