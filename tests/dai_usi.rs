@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Engine, bench_nodes, best_of, errors, kirin_cli};
+use common::{Engine, bench_nodes, best_of, errors, kirin_cli, last_score};
 use kirin::dai::Position;
 
 fn dai_engine() -> Engine {
@@ -233,14 +233,11 @@ fn depth_one_score(engine: &mut Engine, sfen: &str) -> i64 {
     engine.send("go depth 1");
     let (_, info) = engine.bestmove();
     assert!(errors(&info).is_empty(), "{info:?}");
-    let line = info
-        .iter()
-        .rev()
-        .find(|l| l.contains(" score cp "))
-        .unwrap();
-    let words: Vec<&str> = line.split_whitespace().collect();
-    let at = words.iter().position(|&w| w == "cp").unwrap();
-    words[at + 1].parse().unwrap()
+    let score = last_score(&info);
+    let cp = score
+        .strip_prefix("cp ")
+        .unwrap_or_else(|| panic!("{score}"));
+    cp.parse().unwrap()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{Engine, bench_nodes, best_of, errors, kirin_cli};
+use common::{Engine, bench_nodes, best_of, errors, kirin_cli, last_score};
 use kirin::yari::Position;
 
 const DROPS: &str = "5nk/1B1P3/2N2+P1/7/7/7/7/7/3K3 b RPrb2p 1";
@@ -204,10 +204,7 @@ fn start_search(engine: &mut Engine) -> (String, String) {
     engine.send("go depth 6");
     let (best, info) = engine.bestmove();
     assert!(errors(&info).is_empty(), "{info:?}");
-    let score = info.iter().rev().find(|l| l.contains(" score ")).unwrap();
-    let words: Vec<&str> = score.split_whitespace().collect();
-    let at = words.iter().position(|&w| w == "score").unwrap();
-    (words[at + 1..at + 3].join(" "), best)
+    (last_score(&info), best)
 }
 
 #[test]

@@ -58,6 +58,16 @@ pub(crate) fn embedded_weights<W>(
     }))
 }
 
+/// Weights read from the file at `path` by `parse` (an engine's `EvalFile`); the error names
+/// the file when it cannot be read.
+pub(crate) fn weights_file<W>(
+    path: &str,
+    parse: fn(&str) -> Result<W, String>,
+) -> Result<Arc<W>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+    parse(&text).map(Arc::new)
+}
+
 /// A weights file's opening comment: each line of `header` after a `#`.
 pub(crate) fn comment_lines(header: &str) -> String {
     header.lines().map(|line| format!("# {line}\n")).collect()

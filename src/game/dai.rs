@@ -294,12 +294,7 @@ impl Variant for Position {
     }
     /// A weights file in the format of `dai_weights.txt` (what `kirin-tune dai-fit` writes).
     fn load_evaluator(path: &str) -> Option<Result<(Arc<DaiWeights>, &'static str), String>> {
-        Some(
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("{path}: {e}"))
-                .and_then(|text| DaiWeights::parse(&text))
-                .map(|w| (Arc::new(w), "dai weights")),
-        )
+        Some(crate::eval::weights_file(path, DaiWeights::parse).map(|w| (w, "dai weights")))
     }
 
     /// Counts as the perft tables do, with no repetition rule and no end at a captured royal

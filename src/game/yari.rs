@@ -98,12 +98,7 @@ impl BoardGame for YariPieces {
     }
     /// A weights file in the format of `yari_weights.txt` (what `kirin-tune yari-fit` writes).
     fn load_evaluator(path: &str) -> Option<Result<(Arc<YariWeights>, &'static str), String>> {
-        Some(
-            std::fs::read_to_string(path)
-                .map_err(|e| format!("{path}: {e}"))
-                .and_then(|text| YariWeights::parse(&text))
-                .map(|w| (Arc::new(w), "yari weights")),
-        )
+        Some(crate::eval::weights_file(path, YariWeights::parse).map(|w| (w, "yari weights")))
     }
 }
 

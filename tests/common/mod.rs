@@ -285,6 +285,19 @@ impl Drop for Engine {
     }
 }
 
+/// The score of the last `info` line with one among `lines`, as written: `cp N` or `mate N`.
+pub fn last_score(lines: &[String]) -> String {
+    lines
+        .iter()
+        .rev()
+        .find_map(|l| {
+            let mut words = l.split_whitespace();
+            words.find(|&w| w == "score")?;
+            Some(format!("{} {}", words.next()?, words.next()?))
+        })
+        .expect("an info line with a score")
+}
+
 /// The nodes of the last `info` line with a node count among `lines`.
 pub fn last_nodes(lines: &[String]) -> u64 {
     lines
