@@ -31,7 +31,7 @@ const ORTHOGONAL: u8 = N | S | L | R;
 const DIAGONAL: u8 = NL | NR | SL | SR;
 const EVERY_WAY: u8 = ORTHOGONAL | DIAGONAL;
 
-pub(crate) const SQ_TO_MB: [u16; SQUARES] = {
+pub(crate) static SQ_TO_MB: [u16; SQUARES] = {
     let mut t = [0u16; SQUARES];
     let mut i = 0;
     while i < SQUARES {
@@ -42,7 +42,7 @@ pub(crate) const SQ_TO_MB: [u16; SQUARES] = {
 };
 
 /// Square index of a mailbox cell; 255 off the board.
-pub(crate) const MB_TO_SQ: [u8; MAILBOX] = {
+pub(crate) static MB_TO_SQ: [u8; MAILBOX] = {
     let mut t = [255u8; MAILBOX];
     let mut i = 0;
     while i < SQUARES {
@@ -53,7 +53,7 @@ pub(crate) const MB_TO_SQ: [u8; MAILBOX] = {
 };
 
 /// Rank (0..=14) of each mailbox cell, 255 off the board.
-pub(crate) const MB_RANK: [u8; MAILBOX] = {
+pub(crate) static MB_RANK: [u8; MAILBOX] = {
     let mut t = [255u8; MAILBOX];
     let mut i = 0;
     while i < SQUARES {

@@ -46,7 +46,7 @@ const GROUP_NAMES: [&str; MOBILITY_GROUPS] = [
 const NO_GROUP: u8 = u8::MAX;
 
 /// The mobility group of each kind, by `PieceType::index()`.
-const MOBILITY_GROUP: [u8; KINDS] = {
+static MOBILITY_GROUP: [u8; KINDS] = {
     let mut t = [NO_GROUP; KINDS];
     let mut i = 0;
     while i < PieceType::ALL.len() {
