@@ -51,6 +51,7 @@ pub struct MovePicker<G: Game> {
     bad: ArrayVec<G::Move, MAX_MOVES>,
     refutations: [G::Move; 3],
     next: usize,
+    in_check: bool,
 }
 
 /// Hands out the best remaining move of `moves[*next..]`: by selection for the first few picks,
@@ -82,8 +83,9 @@ fn pick_best<M: Copy>(
 }
 
 impl<G: Game> MovePicker<G> {
-    pub fn new(pos: &G, tt_move: G::Move, kind: Kind) -> MovePicker<G> {
-        let in_check = pos.in_check();
+    /// `in_check`: `pos.in_check()`, which the caller has already asked (in dai shogi it
+    /// looks at every square round each royal).
+    pub fn new(pos: &G, tt_move: G::Move, kind: Kind, in_check: bool) -> MovePicker<G> {
         let usable = !tt_move.is_none()
             && pos.is_legal_move(tt_move)
             && (kind == Kind::Main
@@ -103,6 +105,7 @@ impl<G: Game> MovePicker<G> {
             bad: ArrayVec::new(),
             refutations: [G::Move::NONE; 3],
             next: 0,
+            in_check,
         }
     }
 
@@ -116,7 +119,7 @@ impl<G: Game> MovePicker<G> {
         loop {
             match self.stage {
                 Stage::HashMove => {
-                    self.stage = if pos.in_check() {
+                    self.stage = if self.in_check {
                         Stage::GenerateEvasions
                     } else {
                         Stage::GenerateTactical

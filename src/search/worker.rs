@@ -456,7 +456,7 @@ impl<'a, G: Game> Worker<'a, G> {
             counter,
             cont,
         };
-        let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Main);
+        let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Main, in_check);
         self.stack[ply + 1].killers = [G::Move::NONE; 2];
 
         let us = self.pos.side_to_move();

@@ -72,7 +72,7 @@ impl<G: Game> Worker<'_, G> {
             counter: G::Move::NONE,
             cont: [None; 3],
         };
-        let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Tactical);
+        let mut picker = MovePicker::new(&self.pos, tt_move, Kind::Tactical, in_check);
         let mut best_move = G::Move::NONE;
         let original_alpha = alpha;
         let mut move_count = 0;
