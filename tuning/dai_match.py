@@ -101,15 +101,24 @@ def run_match(args) -> dict:
     if a.name == b.name:
         b.name += "-B"
     judge = Judge(args.judge, declined_pawn=declined_pawn_rule(args.declined_pawn, (a, b)))
-    pairs = (args.games + 1) // 2
-    rng = random.Random(args.seed)
-    openings = [random_opening(judge, rng, args.random_plies) for _ in range(pairs)]
+    if args.positions:
+        # One game a line, engine A on the colour the line names: no pairs.
+        starts = read_positions(args.positions, judge)[:args.games]
+        args.games = len(starts)
+        openings = [moves for _, moves in starts]
+        colours = [colour for colour, _ in starts]
+    else:
+        pairs = (args.games + 1) // 2
+        rng = random.Random(args.seed)
+        openings = [random_opening(judge, rng, args.random_plies) for _ in range(pairs)]
+        colours = None
     stamp = games.time_stamp()
     out = Path(args.out) if args.out else games.match_folder(games.data_dir() / "dai-match", stamp, a.name, b.name)
     out.mkdir(parents=True, exist_ok=True)
     meta = {"A": dataclasses.asdict(a), "B": dataclasses.asdict(b), "movetime": args.movetime,
             "games": args.games, "first_game": args.first_game, "seed": args.seed, "random_plies": args.random_plies,
-            "openings": [" ".join(o) for o in openings], "max_plies": args.max_plies, "lift": args.lift,
+            "openings": [" ".join(o) for o in openings], "positions": colours, "max_plies": args.max_plies,
+            "lift": args.lift,
             "judge": judge.cmd[0], "declined_pawn": judge.declined_pawn, "loadavg_start": os.getloadavg(), "start": stamp}
     done = games.finished_games(out, meta, args.games, match_difference, first=args.first_game) if args.resume else {}
     if done:
@@ -117,7 +126,9 @@ def run_match(args) -> dict:
     (out / "match.json").write_text(json.dumps(meta, indent=1, default=str))
     if not args.quiet:
         print(f"dai shogi: {a.name} vs {b.name}, {args.movetime} ms a move; {args.games} games, "
-              f"{args.random_plies} random plies (seed {args.seed}), ply cap {args.max_plies}, "
+              + (f"from the positions of {args.positions}, " if colours else
+                 f"{args.random_plies} random plies (seed {args.seed}), ")
+              + f"ply cap {args.max_plies}, "
               f"lift {args.lift} pieces a position; declined pawns: {judge.declined_pawn}; records in {out}",
               flush=True)
     totals = Totals()
@@ -128,7 +139,7 @@ def run_match(args) -> dict:
         print(f"resuming after {len(done)} games: W{s['W']} D{s['D']} L{s['L']}", flush=True)
 
     def play_one(i, rec):
-        pair, a_black = games.game_pairing(i)
+        pair, a_black = (i, colours[i] == "black") if colours else games.game_pairing(i)
         specs = {BLACK: a, WHITE: b} if a_black else {BLACK: b, WHITE: a}
         res = play_game(judge, specs, openings[pair], args.movetime, args.max_plies, rec, lift=args.lift,
                         seed=args.seed * 100003 + i, log_dir=out if args.logs else None)
@@ -160,8 +171,34 @@ def run_match(args) -> dict:
 
 
 # What must match for a resumed match to go on where the first run stopped.
+def read_positions(path: str, judge: Judge) -> list:
+    """The start positions of a --positions file: (engine A's colour, the moves from the start
+    position) per line, each line `black|white MOVE...` in kirin's notation; `#` lines and blank
+    lines are skipped. Every line is checked by the judge (legal moves, a game still going on);
+    a bad line stops the match before any game with its line number."""
+    starts = []
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as e:
+        raise SystemExit(f"--positions: cannot read {path}: {e}")
+    for n, line in enumerate(lines, 1):
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            continue
+        if words[0] not in ("black", "white"):
+            raise SystemExit(f"--positions: {path}:{n}: the line must begin with black or white")
+        answer = judge.check(words[1:])
+        if answer[:2] != ["ok", "ongoing"]:
+            raise SystemExit(f"--positions: {path}:{n}: not a game going on: {' '.join(answer)}")
+        starts.append((words[0], words[1:]))
+    if not starts:
+        raise SystemExit(f"--positions: {path} has no position")
+    return starts
+
+
 # The openings are checked apart: a longer match draws more of them from the same seed.
-RESUME_KEYS = ("A", "B", "movetime", "first_game", "seed", "random_plies", "max_plies", "lift", "declined_pawn")
+RESUME_KEYS = ("A", "B", "movetime", "first_game", "seed", "random_plies", "max_plies", "lift", "declined_pawn",
+               "positions")
 # Keys that records written before the key existed lack, with the value they had.
 RESUME_DEFAULTS = {"first_game": 1}
 
@@ -265,11 +302,16 @@ def main(argv=None):
     ap.add_argument("--movetime", type=int, default=1000,
                     help="ms per move (USI `go movetime`; HaChu's clock, unless depth= or st=)")
     ap.add_argument("--margin", type=int, default=1000, help="ms past --movetime before a move loses on time")
-    ap.add_argument("--games", type=int, default=2, help="number of games (pairs of one opening)")
+    ap.add_argument("--games", type=int, default=None,
+                    help="number of games (pairs of one opening; default 2, or every line of --positions)")
     ap.add_argument("--first-game", type=int, default=1,
                     help="play games FIRST..GAMES of the match only (the openings are drawn as for the whole "
                     "match), for a match whose earlier games were played elsewhere")
     ap.add_argument("--random-plies", type=int, default=6, help="random legal plies of each opening")
+    ap.add_argument("--positions", default=None, metavar="FILE",
+                    help="play from these positions instead of random openings: one game a line, "
+                    "`black|white MOVE...` (engine A's colour, then the moves from the start position), "
+                    "for instance won positions to see how quickly an engine finishes them")
     ap.add_argument("--seed", type=int, default=1, help="seed of the openings and of the lift samples")
     ap.add_argument("--max-plies", type=int, default=600, help="a draw after this many plies")
     ap.add_argument("--lift", type=int, default=0,
@@ -296,6 +338,8 @@ def main(argv=None):
     if args.summarize:
         s = summarize([d for d in args.summarize.split(",") if d])
         return 1 if s["disagreements"] else 0
+    if args.games is None:
+        args.games = 10**6 if args.positions else 2
     if not 1 <= args.first_game <= args.games:
         raise SystemExit("--first-game must be between 1 and --games")
     if args.games < 1 or args.movetime < 1 or args.random_plies < 0 or args.lift < 0:

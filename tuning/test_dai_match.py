@@ -425,6 +425,36 @@ class RealHaChu(unittest.TestCase):
         with self.assertRaises(SystemExit):
             D.main(common + ["--games", "2", "--first-game", "3"])
 
+    def test_a_match_from_given_positions_plays_each_once_on_the_named_colour(self):
+        positions = self.dir / "won.txt"
+        positions.write_text("# two starts\nblack 1l1m 5a4b\n\nwhite 1l1m 5a4b 6l5m\n")
+        out = self.dir / "p"
+        common = ["--engine", "hachu,depth=1", "--opponent", "hachu,depth=1,name=h2", "--max-plies", "10",
+                  "--positions", str(positions), "--quiet", "--judge", str(JUDGE)]
+        D.main(common + ["--out", str(out)])
+        rows = [json.loads(l) for l in (out / "results.jsonl").read_text().splitlines()]
+        self.assertEqual([(r["game"], r["a_colour"]) for r in rows], [(1, "black"), (2, "white")])
+        self.assertEqual(rows[0]["moves"][:2], ["1l1m", "5a4b"])
+        self.assertEqual(rows[1]["moves"][:3], ["1l1m", "5a4b", "6l5m"])
+        self.assertEqual([r["opening_plies"] for r in rows], [2, 3])
+        for r in rows:
+            self.assertEqual(r["plies"], 10)  # the cap counts the given moves too
+            self.replay_ok(r)
+        # --games takes the first lines only; a finished match is not played again.
+        D.main(common + ["--out", str(self.dir / "one"), "--games", "1"])
+        self.assertEqual(len((self.dir / "one" / "results.jsonl").read_text().splitlines()), 1)
+        with self.assertRaises(SystemExit) as e:
+            D.main(common + ["--out", str(out), "--resume"])
+        self.assertIn("already has 2 of 2 games", str(e.exception))
+        # A bad line stops the match before any game, naming the line.
+        for text, said in (("red 1l1m\n", ":1: the line must begin"), ("black 1l1m 1l1m\n", ":1: not a game"),
+                           ("black 1l1m\nwhite 1a1b\n", ":2: not a game")):
+            positions.write_text(text)
+            with self.assertRaises(SystemExit) as e:
+                D.main(common + ["--out", str(self.dir / "bad")])
+            self.assertIn(said, str(e.exception))
+        self.assertFalse((self.dir / "bad" / "results.jsonl").exists())
+
     def test_a_match_played_in_parts_is_summarized_as_one(self):
         common = ["--engine", "hachu,depth=1", "--opponent", "hachu,depth=1,name=h2", "--max-plies", "12",
                   "--random-plies", "2", "--quiet", "--judge", str(JUDGE)]
