@@ -339,6 +339,7 @@ def main(argv=None):
         s = summarize([d for d in args.summarize.split(",") if d])
         return 1 if s["disagreements"] else 0
     if args.games is None:
+        # With --positions, every line: run_match cuts this to the file's count once it has read it.
         args.games = 10**6 if args.positions else 2
     if not 1 <= args.first_game <= args.games:
         raise SystemExit("--first-game must be between 1 and --games")

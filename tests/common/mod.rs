@@ -285,30 +285,30 @@ impl Drop for Engine {
     }
 }
 
+/// What `read` makes of the words after `field` in the last line of `lines` that has it.
+fn last_field<T>(
+    lines: &[String],
+    field: &str,
+    read: impl Fn(&mut std::str::SplitWhitespace) -> Option<T>,
+) -> Option<T> {
+    lines.iter().rev().find_map(|l| {
+        let mut words = l.split_whitespace();
+        words.find(|&w| w == field)?;
+        read(&mut words)
+    })
+}
+
 /// The score of the last `info` line with one among `lines`, as written: `cp N` or `mate N`.
 pub fn last_score(lines: &[String]) -> String {
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let mut words = l.split_whitespace();
-            words.find(|&w| w == "score")?;
-            Some(format!("{} {}", words.next()?, words.next()?))
-        })
-        .expect("an info line with a score")
+    last_field(lines, "score", |w| {
+        Some(format!("{} {}", w.next()?, w.next()?))
+    })
+    .expect("an info line with a score")
 }
 
 /// The nodes of the last `info` line with a node count among `lines`.
 pub fn last_nodes(lines: &[String]) -> u64 {
-    lines
-        .iter()
-        .rev()
-        .find_map(|l| {
-            let mut words = l.split_whitespace();
-            words.find(|&w| w == "nodes")?;
-            words.next()?.parse().ok()
-        })
-        .expect("an info line with nodes")
+    last_field(lines, "nodes", |w| w.next()?.parse().ok()).expect("an info line with nodes")
 }
 
 /// The move of a `bestmove <move> [ponder <move>]` line.
