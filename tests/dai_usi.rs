@@ -307,3 +307,44 @@ fn the_command_line_counts_and_benches_dai_shogi() {
     assert_eq!(a, b);
     assert!(a.parse::<u64>().unwrap() > 0);
 }
+
+/// Ply 522 of a game at 300 ms a move: kirin (Black) played `6j6k`, HaChu answered `8k8m` and
+/// took Black's king three plies later with a horned falcon's double move. The search alone
+/// still picks `6j6k` at 50,000 and 100,000 nodes; the safety test of the move to play must
+/// turn it down, and what is played instead must not lose to a mate the solver finds with
+/// far more nodes. (Should the search one day avoid `6j6k` by itself at every count, the
+/// position no longer exercises the test and needs replacing.)
+#[test]
+fn a_move_that_loses_by_force_is_not_played() {
+    let sfen = "7t7/5x'k8/5c'gtga'2n2/5iweiux'4/m13m/7dp6/10pP2f'/2P3s3p'1X2/N10+R3/1PX'M1U3M5/3I3+x7/9E2A'X'1/3A'1CO8/2C'2TKT2F1C'2/5SGG1S5 b - 523";
+    let mut turned_down = 0;
+    for nodes in [50_000, 100_000] {
+        let mut engine = dai_engine();
+        engine.send("setoption name DaiDeclinedPawn value last-rank");
+        engine.send(&format!("position sfen {sfen}"));
+        engine.send(&format!("go nodes {nodes}"));
+        let (best, info) = engine.bestmove();
+        assert!(errors(&info).is_empty(), "{info:?}");
+        if info
+            .iter()
+            .any(|l| l.starts_with("info string 6j6k loses by force; playing "))
+        {
+            turned_down += 1;
+        }
+        let mut pos = Position::from_sfen(sfen).unwrap();
+        pos.set_rules(kirin::dai::Rules {
+            declined_pawn: kirin::dai::DeclinedPawnRule::LastRankOnly,
+            ..pos.rules()
+        });
+        let mv = pos.parse_move(best_of(&best)).unwrap();
+        assert_ne!(best_of(&best), "6j6k", "{info:?}");
+        pos.do_move(mv);
+        let found = kirin::dai::mate::MateSearch::new(200_000, 21).solve(&mut pos);
+        assert!(
+            !matches!(found, kirin::dai::mate::MateResult::Mate(_)),
+            "{best} loses: {found:?}"
+        );
+        engine.quit();
+    }
+    assert!(turned_down > 0, "the search never chose 6j6k here");
+}

@@ -41,6 +41,7 @@
 //!   position tracks which pawns have declined only under `LastRankOnly`, and then hashes it.
 
 pub mod attacks;
+pub mod mate;
 mod movegen;
 mod position;
 mod sfen;

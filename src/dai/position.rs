@@ -290,6 +290,11 @@ impl Position {
         self.royal_attacked(&self.board, self.side)
     }
 
+    /// Whether some royal of `victim` is attacked by the other side.
+    pub fn royal_attacked_of(&self, victim: Color) -> bool {
+        self.royal_attacked(&self.board, victim)
+    }
+
     /// Whether some royal of `victim` on `board` is attacked by the other side.
     fn royal_attacked(&self, board: &[u8; MAILBOX], victim: Color) -> bool {
         let v = victim.index();

@@ -129,6 +129,13 @@ pub trait Game: Clone + Send + Sync + 'static {
     fn mate_in_one(&mut self) -> Option<Self::Move> {
         None
     }
+    /// Whether the opponent can force a win after `m`, as far as the game's own solver sees
+    /// within `budget` nodes; with the nodes it spent. The search asks it of the move it is
+    /// about to play, in games whose search can miss a short forced loss (dai shogi's threats
+    /// are quiet moves); the default never looks.
+    fn loses_by_force(&mut self, _m: Self::Move, _budget: u64) -> (bool, u64) {
+        (false, 0)
+    }
     /// Keys of the parts of a position whose evaluation errors persist (standard shogi: the
     /// pawn structure, the hands), for the search's correction of the static evaluation; a
     /// game without them keeps the default and its evaluation is not corrected.

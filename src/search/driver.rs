@@ -353,33 +353,41 @@ pub fn think<G: Game>(
         .sum();
     let searched = opts.multipv.clamp(1, best.root_moves.len());
     let chosen = match skill {
-        // One of the searched lines, reported as the only one, since it is what is played.
         Some(skill) => {
             let scores: Vec<i32> = best.root_moves[..searched]
                 .iter()
                 .map(|rm| rm.score.max(rm.prev_score))
                 .collect();
-            let chosen = skill.choose(&scores, pos.key());
-            let line = final_line(pos, best, chosen, nodes, tt, start, reporter).map(|mut info| {
-                info.multipv = 1;
-                info
-            });
-            reporter.final_lines(line.into_iter().collect());
-            if let Some(hold) = hold {
-                while start.elapsed() < hold && !control.asked_to_stop() {
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-            }
-            chosen
+            skill.choose(&scores, pos.key())
         }
-        None => {
-            let lines = (0..searched)
-                .filter_map(|i| final_line(pos, best, i, nodes, tt, start, reporter))
-                .collect();
-            reporter.final_lines(lines);
-            0
-        }
+        None => 0,
     };
+    // Analysis shows the lines as searched; a move to play is first tested for a forced loss.
+    let playing =
+        !limits.infinite && !opts.consideration_mode && (skill.is_some() || searched == 1);
+    let chosen = if playing {
+        avoid_forced_loss(pos, &best.root_moves, chosen, nodes, reporter)
+    } else {
+        chosen
+    };
+    if skill.is_some() || chosen != 0 {
+        // One line, reported as the only one, since it is what is played.
+        let line = final_line(pos, best, chosen, nodes, tt, start, reporter).map(|mut info| {
+            info.multipv = 1;
+            info
+        });
+        reporter.final_lines(line.into_iter().collect());
+    } else {
+        let lines = (0..searched)
+            .filter_map(|i| final_line(pos, best, i, nodes, tt, start, reporter))
+            .collect();
+        reporter.final_lines(lines);
+    }
+    if let Some(hold) = hold {
+        while start.elapsed() < hold && !control.asked_to_stop() {
+            std::thread::sleep(Duration::from_millis(1));
+        }
+    }
     let rm = &best.root_moves[chosen];
     let ponder = rm
         .pv
@@ -390,6 +398,54 @@ pub fn think<G: Game>(
         best: rm.mv,
         ponder,
     }
+}
+
+/// The solver's nodes for the safety test of the move to play, per search node: about 5 % of
+/// the search's time (the solver's nodes cost about three of the search's).
+const SAFETY_NODES_PER_SEARCH_NODE: u64 = 64;
+/// The fewest solver nodes a move to play is tested with: the short mates that the search
+/// misses take under a thousand.
+const SAFETY_NODES_MIN: u64 = 1_000;
+/// The most solver nodes one move is tested with, so that one hard case leaves budget for the
+/// others.
+const SAFETY_NODES_PER_MOVE: u64 = 4_000;
+
+/// Root move `chosen`, or, when the game's solver finds that the opponent forces a win after
+/// it, the best-scored root move after which it finds none, within a budget in proportion to
+/// the `nodes` searched. Where every move tested loses, `chosen` stays.
+fn avoid_forced_loss<G: Game>(
+    pos: &G,
+    root_moves: &[RootMove<G::Move>],
+    chosen: usize,
+    nodes: u64,
+    reporter: &Reporter<G::Move>,
+) -> usize {
+    let mut budget = (nodes / SAFETY_NODES_PER_SEARCH_NODE).max(SAFETY_NODES_MIN);
+    let mut pos = pos.clone();
+    let first = root_moves[chosen].mv;
+    let (lost, used) = pos.loses_by_force(first, budget.min(SAFETY_NODES_PER_MOVE));
+    if !lost {
+        return chosen;
+    }
+    budget = budget.saturating_sub(used);
+    let mut others: Vec<usize> = (0..root_moves.len()).filter(|&i| i != chosen).collect();
+    others.sort_by_key(|&i| std::cmp::Reverse((root_moves[i].score, root_moves[i].prev_score)));
+    for i in others {
+        if budget == 0 {
+            break;
+        }
+        let (lost, used) = pos.loses_by_force(root_moves[i].mv, budget.min(SAFETY_NODES_PER_MOVE));
+        budget = budget.saturating_sub(used);
+        if !lost {
+            reporter.text(format!(
+                "{first} loses by force; playing {} instead",
+                root_moves[i].mv
+            ));
+            return i;
+        }
+    }
+    reporter.text(format!("{first} loses by force; no other move found safe"));
+    chosen
 }
 
 /// The thread whose result to trust: deeper completed iterations win unless their score is worse;
