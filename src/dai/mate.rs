@@ -7,9 +7,15 @@
 //! every move after which its royal is no longer attacked (or which takes the attacker's last
 //! royal, a refutation). A defender without such a move is mated.
 //!
-//! The table is keyed by the position's key only, so the repetition rule (which makes moves
-//! illegal by the path) is not part of a proof; the caller plays the first move only and asks
-//! again, and the search itself never repeats a position on its path.
+//! A proof holds whatever the attacker's other moves: the attacker needs one, the defender's
+//! every move is searched. Only positions count, not paths: the table is keyed by the
+//! position's key, so where the repetition rule (which makes moves illegal by the path) takes
+//! a move away on one path and not on another, an answer can be off; a position repeated on
+//! the search's own path counts as a failed attack. The search answers the move to play (the
+//! driver's safety test), where a rare wrong answer costs one move choice, not the game.
+//!
+//! Its speed on a 2-core machine: about 130,000 nodes a second; the wins that HaChu found
+//! against kirin took it 1 to 600 nodes.
 
 use super::{GenType, Move, Position};
 use std::collections::HashMap;
