@@ -231,12 +231,16 @@ impl Game for Position {
     /// prunes the quiet move that sets up a lion's or falcon's double capture of the royal like
     /// any quiet move; every loss to HaChu in the recorded games came from such a move, and the
     /// solver found each of those mates within 600 nodes.
-    fn loses_by_force(&mut self, m: Move, budget: u64) -> (bool, u64) {
+    fn forced_loss(&mut self, m: Move, budget: u64) -> (Option<bool>, u64) {
         self.do_move(m);
         let mut solver = MateSearch::new(budget, MATE_PLIES);
-        let mated = matches!(solver.solve(self), MateResult::Mate(_));
+        let verdict = match solver.solve(self) {
+            MateResult::Mate(_) => Some(true),
+            MateResult::NoMate => Some(false),
+            MateResult::Unknown => None,
+        };
         self.undo_move();
-        (mated, solver.nodes())
+        (verdict, solver.nodes())
     }
 
     /// Under the reference rule repeating moves are not generated at all; under the fourfold

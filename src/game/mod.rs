@@ -130,11 +130,12 @@ pub trait Game: Clone + Send + Sync + 'static {
         None
     }
     /// Whether the opponent can force a win after `m`, as far as the game's own solver sees
-    /// within `budget` nodes; with the nodes it spent. The search asks it of the move it is
-    /// about to play, in games whose search can miss a short forced loss (dai shogi's threats
-    /// are quiet moves); the default never looks.
-    fn loses_by_force(&mut self, _m: Self::Move, _budget: u64) -> (bool, u64) {
-        (false, 0)
+    /// within `budget` nodes: `Some(true)` shown, `Some(false)` shown not to within the
+    /// solver's depth, `None` undecided; with the nodes it spent. The search asks it of the
+    /// move it is about to play, in games whose search can miss a short forced loss (dai
+    /// shogi's threats are quiet moves); the default never looks.
+    fn forced_loss(&mut self, _m: Self::Move, _budget: u64) -> (Option<bool>, u64) {
+        (Some(false), 0)
     }
     /// Keys of the parts of a position whose evaluation errors persist (standard shogi: the
     /// pawn structure, the hands), for the search's correction of the static evaluation; a

@@ -401,18 +401,23 @@ pub fn think<G: Game>(
 }
 
 /// The solver's nodes for the safety test of the move to play, per search node: about 5 % of
-/// the search's time (the solver's nodes cost about three of the search's).
+/// the search's time (a solver node costs about three of the search's).
 const SAFETY_NODES_PER_SEARCH_NODE: u64 = 64;
-/// The fewest solver nodes a move to play is tested with: the short mates that the search
-/// misses take under a thousand.
+/// The fewest solver nodes the move to play is tested with: the short mates that the search
+/// misses took under 600 in the recorded games.
 const SAFETY_NODES_MIN: u64 = 1_000;
-/// The most solver nodes one move is tested with, so that one hard case leaves budget for the
-/// others.
-const SAFETY_NODES_PER_MOVE: u64 = 4_000;
+/// Once the move to play is shown to lose: the solver's nodes for the other moves, per search
+/// node (about 20 % of the search's time, spent only then), and at least this many in all.
+const RESCUE_NODES_PER_SEARCH_NODE: u64 = 16;
+const RESCUE_NODES_MIN: u64 = 8_000;
+/// The most solver nodes one other move is tested with, so that one hard case leaves nodes for
+/// the rest.
+const RESCUE_NODES_PER_MOVE: u64 = 2_000;
 
-/// Root move `chosen`, or, when the game's solver finds that the opponent forces a win after
-/// it, the best-scored root move after which it finds none, within a budget in proportion to
-/// the `nodes` searched. Where every move tested loses, `chosen` stays.
+/// Root move `chosen`, or, when the game's solver shows that the opponent forces a win after
+/// it, the best-scored root move that it shows does not lose (or else one it could not decide),
+/// within budgets in proportion to the `nodes` searched. Where every move tried loses,
+/// `chosen` stays.
 fn avoid_forced_loss<G: Game>(
     pos: &G,
     root_moves: &[RootMove<G::Move>],
@@ -420,32 +425,47 @@ fn avoid_forced_loss<G: Game>(
     nodes: u64,
     reporter: &Reporter<G::Move>,
 ) -> usize {
-    let mut budget = (nodes / SAFETY_NODES_PER_SEARCH_NODE).max(SAFETY_NODES_MIN);
     let mut pos = pos.clone();
     let first = root_moves[chosen].mv;
-    let (lost, used) = pos.loses_by_force(first, budget.min(SAFETY_NODES_PER_MOVE));
-    if !lost {
+    let budget = (nodes / SAFETY_NODES_PER_SEARCH_NODE).max(SAFETY_NODES_MIN);
+    if pos.forced_loss(first, budget).0 != Some(true) {
         return chosen;
     }
-    budget = budget.saturating_sub(used);
+    let mut budget = (nodes / RESCUE_NODES_PER_SEARCH_NODE).max(RESCUE_NODES_MIN);
     let mut others: Vec<usize> = (0..root_moves.len()).filter(|&i| i != chosen).collect();
     others.sort_by_key(|&i| std::cmp::Reverse((root_moves[i].score, root_moves[i].prev_score)));
+    let mut undecided = None;
     for i in others {
         if budget == 0 {
             break;
         }
-        let (lost, used) = pos.loses_by_force(root_moves[i].mv, budget.min(SAFETY_NODES_PER_MOVE));
+        let (verdict, used) = pos.forced_loss(root_moves[i].mv, budget.min(RESCUE_NODES_PER_MOVE));
         budget = budget.saturating_sub(used);
-        if !lost {
-            reporter.text(format!(
-                "{first} loses by force; playing {} instead",
-                root_moves[i].mv
-            ));
-            return i;
+        match verdict {
+            Some(false) => {
+                reporter.text(format!(
+                    "{first} loses by force; playing {} instead",
+                    root_moves[i].mv
+                ));
+                return i;
+            }
+            None if undecided.is_none() => undecided = Some(i),
+            _ => {}
         }
     }
-    reporter.text(format!("{first} loses by force; no other move found safe"));
-    chosen
+    match undecided {
+        Some(i) => {
+            reporter.text(format!(
+                "{first} loses by force; playing {}, not shown to lose",
+                root_moves[i].mv
+            ));
+            i
+        }
+        None => {
+            reporter.text(format!("{first} loses by force; no other move found safe"));
+            chosen
+        }
+    }
 }
 
 /// The thread whose result to trust: deeper completed iterations win unless their score is worse;
