@@ -235,9 +235,22 @@ class Totals:
     def summary(self) -> dict:
         s = self.tally.summary()
         s["plies"] = sum(r["plies"] for r in self.results)
+        s["at_cap"] = pieces_at_cap(self.results)
         s["cross"] = self.cross
         s["disagreements"] = len(self.disagreements)
         return s
+
+
+def pieces_at_cap(results: list) -> dict:
+    """The games that reached the ply cap, and the mean number of pieces A and B had left in
+    them (records written before the count have none and are left out)."""
+    rows = [r for r in results if r.get("reason") == "max plies" and r.get("final_pieces")]
+    out = {"games": len(rows)}
+    if rows:
+        other = {"black": "white", "white": "black"}
+        out["A"] = sum(r["final_pieces"][r["a_colour"]] for r in rows) / len(rows)
+        out["B"] = sum(r["final_pieces"][other[r["a_colour"]]] for r in rows) / len(rows)
+    return out
 
 
 def summarize(dirs: list, file=sys.stdout) -> dict:
@@ -291,6 +304,10 @@ def print_cross(s: dict, disagreements: list, file=sys.stdout):
           f"disagreements {len(disagreements)}", file=file)
     for d in disagreements[:50]:
         print(f"  game {d.get('game')} ply {d['ply']}: {d['kind']}: {d['detail']}", file=file)
+    cap = s.get("at_cap", {})
+    if "A" in cap:
+        print(f"  at the ply cap: {cap['games']} games, pieces left {cap['A']:.1f} (A) and {cap['B']:.1f} (B) "
+              f"on average", file=file)
 
 
 def main(argv=None):

@@ -440,6 +440,8 @@ class RealHaChu(unittest.TestCase):
         for r in rows:
             self.assertEqual(r["plies"], 10)  # the cap counts the given moves too
             self.replay_ok(r)
+            # 65 pieces a side at the start (the king included); ten plies take at most a few.
+            self.assertTrue(all(55 <= r["final_pieces"][c] <= 65 for c in ("black", "white")), r["final_pieces"])
         # --games takes the first lines only; a finished match is not played again.
         D.main(common + ["--out", str(self.dir / "one"), "--games", "1"])
         self.assertEqual(len((self.dir / "one" / "results.jsonl").read_text().splitlines()), 1)
@@ -454,6 +456,14 @@ class RealHaChu(unittest.TestCase):
                 D.main(common + ["--out", str(self.dir / "bad")])
             self.assertIn(said, str(e.exception))
         self.assertFalse((self.dir / "bad" / "results.jsonl").exists())
+
+    def test_pieces_at_the_cap_are_counted_for_each_engine_whatever_its_colour(self):
+        rows = [{"reason": "max plies", "a_colour": "black", "final_pieces": {"black": 30, "white": 10}},
+                {"reason": "max plies", "a_colour": "white", "final_pieces": {"black": 14, "white": 20}},
+                {"reason": "resign", "a_colour": "black", "final_pieces": {"black": 50, "white": 1}},
+                {"reason": "max plies", "a_colour": "black"}]  # a record from before the count
+        self.assertEqual(D.pieces_at_cap(rows), {"games": 2, "A": 25.0, "B": 12.0})
+        self.assertEqual(D.pieces_at_cap(rows[2:]), {"games": 0})
 
     def test_a_match_played_in_parts_is_summarized_as_one(self):
         common = ["--engine", "hachu,depth=1", "--opponent", "hachu,depth=1,name=h2", "--max-plies", "12",

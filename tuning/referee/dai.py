@@ -381,7 +381,14 @@ class DaiRules(Rules):
     def result_fields(self, record, times):
         return {"opening_plies": len(self.opening), "hachu_moves": self.hachu_moves,
                 "ms": [None if t is None else round(t) for t in times], "cross": self.cross,
-                "disagreements": self.disagreements}
+                "disagreements": self.disagreements, "final_pieces": self.final_pieces()}
+
+    def final_pieces(self) -> dict:
+        """Each colour's pieces on the board at the end: a finer measure of a game that ends at
+        the ply cap than the draw."""
+        board = sfen_board(self.judge.sfen(self.moves))
+        black = sum(1 for p in board.values() if p.lstrip("+")[0].isupper())
+        return {"black": black, "white": len(board) - black}
 
     def write_record(self, path, res, times):
         path.write_text(games.text_record(
