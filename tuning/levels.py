@@ -4,7 +4,7 @@ against gpsshogi as the anchor, and the weakest level against a random mover.
 
     .venv/bin/python tuning/levels.py --out $KIRIN_DATA/levels/NET [--levels 0,2,4,...,20]
         [--games 150] [--anchor-games 150] [--floor-games 100] [--byoyomi 1000] [--concurrency 2]
-        [--anchor-skip-openings 1500]
+        [--anchor-skip-openings 1500] [--anchor-result ELO,MARGIN]
 
 Every match is a `tuning/match.py` match (its referee, its records, its Elo with a 95 % margin)
 in a folder of its own under --out, so an interrupted calibration resumes where it stopped: a
@@ -90,8 +90,23 @@ def chain(levels, diffs, anchor_diff):
     return ratings
 
 
-def table(levels, ratings, games, floor, build):
-    lines = [f"Measured with {build}; anchor: gpsshogi at 1 s a move = {ANCHOR:.0f}.", "",
+def parse_anchor_result(text: str):
+    """`ELO,MARGIN` (as `--anchor-result` takes them) as two numbers; a clear error otherwise."""
+    try:
+        elo, margin = (float(x) for x in text.split(","))
+    except ValueError:
+        raise SystemExit(f"--anchor-result: expected ELO,MARGIN (e.g. 92.5,52.2), not {text!r}")
+    if not (math.isfinite(elo) and math.isfinite(margin) and margin > 0):
+        raise SystemExit(f"--anchor-result: expected a finite Elo and a positive margin, not {text!r}")
+    return elo, margin
+
+
+def table(levels, ratings, games, floor, build, anchor_diff=None, given=False):
+    anchor = f"{ANCHOR:.0f}"
+    if anchor_diff:
+        anchor += (f"; full strength over it: {anchor_diff[0]:+.1f} +- {anchor_diff[1]:.1f}"
+                   + (" (from an earlier match, given by --anchor-result)" if given else ""))
+    lines = [f"Measured with {build}; anchor: gpsshogi at 1 s a move = {anchor}.", "",
              "| SkillLevel | rating | 95 % margin | games against the next level |",
              "|---|---|---|---|"]
     for lv in levels:
@@ -131,8 +146,12 @@ def main(argv=None):
     ap.add_argument("--anchor-skip-openings", type=int, default=0, metavar="N",
                     help="the anchor match starts at opening N+1 (1500: taya36's lines that no "
                          "training game starts from, so that it also measures the network)")
+    ap.add_argument("--anchor-result", default=None, metavar="ELO,MARGIN",
+                    help="full strength's result over gpsshogi (Elo and its 95 %% margin) from a match "
+                         "already played with the same network; the anchor is then not played again")
     ap.add_argument("--out", required=True)
     args = ap.parse_args(argv)
+    given_anchor = parse_anchor_result(args.anchor_result) if args.anchor_result else None
     levels = sorted(int(x) for x in args.levels.split(","))
     if levels[-1] != 20:
         ap.error("the ladder ends at full strength, level 20")
@@ -155,11 +174,14 @@ def main(argv=None):
                    level_spec(binary, lo, 100 + lo, args.byoyomi), args.games, args)
         diffs.append(difference(s))
         games[lo] = s["games"]
-    s = played(out / "full-vs-gpsshogi", level_spec(binary, 20, 120, args.byoyomi), "gpsshogi",
-               args.anchor_games, args, args.anchor_skip_openings)
-    anchor_diff = difference(s)
+    if given_anchor:
+        anchor_diff = given_anchor
+    else:
+        s = played(out / "full-vs-gpsshogi", level_spec(binary, 20, 120, args.byoyomi), "gpsshogi",
+                   args.anchor_games, args, args.anchor_skip_openings)
+        anchor_diff = difference(s)
     ratings = chain(levels, diffs, anchor_diff)
-    text = table(levels, ratings, games, floor, build)
+    text = table(levels, ratings, games, floor, build, anchor_diff, given_anchor is not None)
     (out / "levels.md").write_text(text)
     (out / "levels.json").write_text(json.dumps(
         {"build": build, "anchor": ANCHOR, "levels": levels,

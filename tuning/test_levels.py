@@ -39,6 +39,17 @@ class ChainTests(unittest.TestCase):
         self.assertEqual(values[5], 1000.0)
         self.assertTrue(all(b > a for a, b in zip(values, values[1:])), values)
 
+    def test_a_given_anchor_result_is_read_and_named_in_the_table(self):
+        self.assertEqual(L.parse_anchor_result("92.5,52.2"), (92.5, 52.2))
+        for bad in ("92.5", "x,1", "92.5,0", "nan,3", "1,2,3"):
+            with self.assertRaises(SystemExit):
+                L.parse_anchor_result(bad)
+        ratings = L.chain([19, 20], [(100.0, 50.0)], (92.5, 52.2))
+        text = L.table([19, 20], ratings, {19: 200}, None, "kirin abc", (92.5, 52.2), True)
+        self.assertIn("full strength over it: +92.5 +- 52.2 (from an earlier match", text)
+        self.assertIn("| 20 | 2092 | +- 52 |", text)
+        self.assertIn("| 19 | 1992 | +- 72 |", text)
+
     def test_a_clean_sweep_gets_the_one_sided_bound(self):
         elo, margin = L.difference({"games": 20, "elo_trinomial": [math.inf, math.nan]})
         self.assertTrue(math.isinf(margin))
