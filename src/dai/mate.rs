@@ -47,6 +47,14 @@ pub struct MateSearch {
     path: Vec<u64>,
 }
 
+/// A node settled without searching its children.
+enum Settled {
+    /// The attacker takes the last royal with this move.
+    RoyalFalls(Move),
+    /// The defender takes the attacker's last royal.
+    AttackerFalls,
+}
+
 /// Whether `m` takes a royal.
 fn takes_royal(pos: &Position, m: Move) -> bool {
     pos.captured_pieces(m)
@@ -86,17 +94,16 @@ impl MateSearch {
         }
     }
 
-    /// The children of a node: for the attacker its attacking moves (a royal capture alone
-    /// when there is one), for the defender the moves that save its royal. `Err` holds a
-    /// result that needs no children: `Ok(vec![])` at a defender's node is a mate.
-    fn children(&self, pos: &mut Position, attacker_to_move: bool) -> Result<Vec<Move>, bool> {
+    /// The children of a node: for the attacker its attacking moves, for the defender the
+    /// moves that save its royal. `Err` is a node settled without them; `Ok(vec![])` at a
+    /// defender's node is a mate.
+    fn children(&self, pos: &mut Position, attacker_to_move: bool) -> Result<Vec<Move>, Settled> {
         let mut moves = Vec::with_capacity(256);
         pos.generate(GenType::All, &mut moves);
         let us = pos.side_to_move();
         if attacker_to_move {
-            if moves.iter().any(|&m| takes_royal(pos, m)) {
-                // The lone royal falls: proven with no search.
-                return Err(true);
+            if let Some(&m) = moves.iter().find(|&&m| takes_royal(pos, m)) {
+                return Err(Settled::RoyalFalls(m));
             }
             moves.retain(|&m| pos.gives_check(m));
             Ok(moves)
@@ -104,8 +111,7 @@ impl MateSearch {
             let mut saving = Vec::with_capacity(moves.len());
             for &m in &moves {
                 if takes_royal(pos, m) && pos.royals(us.flip()) == 1 {
-                    // The defender takes the attacker's last royal.
-                    return Err(false);
+                    return Err(Settled::AttackerFalls);
                 }
                 pos.do_move(m);
                 let safe = pos.royals(us) > 0 && !pos.royal_attacked_of(us);
@@ -138,8 +144,8 @@ impl MateSearch {
         self.nodes += 1;
         let key = pos.key();
         let children = match self.children(pos, or) {
-            Err(true) => return self.store(key, 0, INFINITE),
-            Err(false) => return self.store(key, INFINITE, 0),
+            Err(Settled::RoyalFalls(_)) => return self.store(key, 0, INFINITE),
+            Err(Settled::AttackerFalls) => return self.store(key, INFINITE, 0),
             Ok(c) => c,
         };
         if children.is_empty() {
@@ -223,15 +229,11 @@ impl MateSearch {
         let mut or = true;
         for _ in 0..self.max_depth {
             let children = match self.children(pos, or) {
-                Err(true) => {
-                    let mut moves = Vec::new();
-                    pos.generate(GenType::All, &mut moves);
-                    if let Some(&m) = moves.iter().find(|&&m| takes_royal(pos, m)) {
-                        line.push(m);
-                    }
+                Err(Settled::RoyalFalls(m)) => {
+                    line.push(m);
                     break;
                 }
-                Err(false) => break,
+                Err(Settled::AttackerFalls) => break,
                 Ok(c) => c,
             };
             let next = if or {

@@ -231,15 +231,15 @@ impl Game for Position {
     /// prunes the quiet move that sets up a lion's or falcon's double capture of the royal like
     /// any quiet move; every loss to HaChu in the recorded games came from such a move, and the
     /// solver found each of those mates within 600 nodes.
-    fn forced_loss(&mut self, m: Move, budget: u64) -> (Option<bool>, u64) {
-        self.do_move(m);
+    fn forced_loss(&self, m: Move, budget: u64) -> (Option<bool>, u64) {
+        let mut after = self.clone();
+        after.do_move(m);
         let mut solver = MateSearch::new(budget, MATE_PLIES);
-        let verdict = match solver.solve(self) {
+        let verdict = match solver.solve(&mut after) {
             MateResult::Mate(_) => Some(true),
             MateResult::NoMate => Some(false),
             MateResult::Unknown => None,
         };
-        self.undo_move();
         (verdict, solver.nodes())
     }
 

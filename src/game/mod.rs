@@ -134,7 +134,7 @@ pub trait Game: Clone + Send + Sync + 'static {
     /// solver's depth, `None` undecided; with the nodes it spent. The search asks it of the
     /// move it is about to play, in games whose search can miss a short forced loss (dai
     /// shogi's threats are quiet moves); the default never looks.
-    fn forced_loss(&mut self, _m: Self::Move, _budget: u64) -> (Option<bool>, u64) {
+    fn forced_loss(&self, _m: Self::Move, _budget: u64) -> (Option<bool>, u64) {
         (Some(false), 0)
     }
     /// Keys of the parts of a position whose evaluation errors persist (standard shogi: the

@@ -425,7 +425,6 @@ fn avoid_forced_loss<G: Game>(
     nodes: u64,
     reporter: &Reporter<G::Move>,
 ) -> usize {
-    let mut pos = pos.clone();
     let first = root_moves[chosen].mv;
     let budget = (nodes / SAFETY_NODES_PER_SEARCH_NODE).max(SAFETY_NODES_MIN);
     if pos.forced_loss(first, budget).0 != Some(true) {
