@@ -353,13 +353,7 @@ pub fn think<G: Game>(
         .sum();
     let searched = opts.multipv.clamp(1, best.root_moves.len());
     let chosen = match skill {
-        Some(skill) => {
-            let scores: Vec<i32> = best.root_moves[..searched]
-                .iter()
-                .map(|rm| rm.score.max(rm.prev_score))
-                .collect();
-            skill.choose(&scores, pos.key())
-        }
+        Some(skill) => skill.choose(&candidate_scores(&best.root_moves[..searched]), pos.key()),
         None => 0,
     };
     // Analysis shows the lines as searched; a move to play is first tested for a forced loss.
@@ -640,6 +634,13 @@ fn pv_info<G: Game>(
     ))
 }
 
+/// The scores a weakened level chooses among: each line's latest, as reported. A line whose
+/// score fell in the last iteration is scored by what that iteration found, not by the
+/// higher score it had before: the refutation the search just saw must count.
+fn candidate_scores<M>(lines: &[RootMove<M>]) -> Vec<i32> {
+    lines.iter().map(RootMove::latest_score).collect()
+}
+
 /// The report of line `idx` of the result that is played, after the search.
 fn final_line<G: Game>(
     pos: &G,
@@ -651,11 +652,7 @@ fn final_line<G: Game>(
     reporter: &Reporter<G::Move>,
 ) -> Option<PvInfo<G::Move>> {
     let rm = &result.root_moves[idx];
-    let v = if rm.score != -VALUE_INFINITE {
-        rm.score
-    } else {
-        rm.prev_score
-    };
+    let v = rm.latest_score();
     if v == -VALUE_INFINITE {
         return None;
     }
@@ -724,5 +721,20 @@ mod tests {
         // Mates keep their magnitude, far beyond any centipawn value.
         assert_eq!(reported_value(-VALUE_MATE + 3), -VALUE_MATE + 3);
         assert_eq!(reported_value(MATE_IN_MAX_PLY), MATE_IN_MAX_PLY);
+    }
+
+    #[test]
+    fn a_weakened_level_weighs_each_line_by_its_latest_score() {
+        let line = |score, prev_score| RootMove {
+            mv: 0u8,
+            score,
+            prev_score,
+            sel_depth: 0,
+            pv: Vec::new(),
+        };
+        // The best line at 50; the second fell from 60 to -400 in the last iteration; the
+        // third was not searched again before the budget ran out.
+        let lines = [line(50, 40), line(-400, 60), line(-VALUE_INFINITE, 30)];
+        assert_eq!(candidate_scores(&lines), vec![50, -400, 30]);
     }
 }

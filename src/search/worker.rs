@@ -79,6 +79,19 @@ pub struct RootMove<M> {
     pub pv: Vec<M>,
 }
 
+impl<M> RootMove<M> {
+    /// The move's latest score: this iteration's when it was searched in it, the last
+    /// iteration's otherwise (a move left unsearched by a stopped iteration, or one that did not
+    /// raise alpha). `-VALUE_INFINITE` when it has none.
+    pub fn latest_score(&self) -> i32 {
+        if self.score != -VALUE_INFINITE {
+            self.score
+        } else {
+            self.prev_score
+        }
+    }
+}
+
 #[derive(Clone, Default)]
 struct Frame<M> {
     pv: Vec<M>,
