@@ -15,11 +15,12 @@ not depend on the clock; full strength's does).
 
 Ratings: full strength is the anchor's rating plus its result against gpsshogi; each level below
 is the level above minus their match's difference. A margin adds up in quadrature down the chain.
-The anchor, gpsshogi 0.7 (Debian) at 1 s a move on one thread, is set at 2,000 (ANCHOR): a round
-number for an opponent anyone can install, so a rating reads as a distance from a fixed program;
-it is not a human or floodgate rating. Writes `levels.md` (the table for the README, naming the
-build and its network) and `levels.json`, and prints the `ELO_OF_LEVEL` line for
-`src/search/skill.rs`.
+The anchor, gpsshogi 0.7 (Debian) at 1 s a move on one thread, is set at 3,000 (ANCHOR): a round
+number for an opponent anyone can install, so a rating reads as a distance from a fixed program,
+and high enough that the weakest level (about 2,600 below full strength in run 6) stays above
+zero, as GUIs expect of a `UCI_Elo`; it is not a human or floodgate rating. Writes `levels.md`
+(the table for the README, naming the build and its network) and `levels.json`, and prints the
+`ELO_OF_LEVEL` line for `src/search/skill.rs`.
 """
 
 import argparse
@@ -34,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import match as M  # noqa: E402  (its command line plays every match)
 from referee.stats import elo_from_score  # noqa: E402
 
-ANCHOR = 2000.0
+ANCHOR = 3000.0
 HERE = Path(__file__).resolve().parent
 
 

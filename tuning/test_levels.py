@@ -47,8 +47,8 @@ class ChainTests(unittest.TestCase):
         ratings = L.chain([19, 20], [(100.0, 50.0)], (92.5, 52.2))
         text = L.table([19, 20], ratings, {19: 200}, None, "kirin abc", (92.5, 52.2), True)
         self.assertIn("full strength over it: +92.5 +- 52.2 (from an earlier match", text)
-        self.assertIn("| 20 | 2092 | +- 52 |", text)
-        self.assertIn("| 19 | 1992 | +- 72 |", text)
+        self.assertIn("| 20 | 3092 | +- 52 |", text)
+        self.assertIn("| 19 | 2992 | +- 72 |", text)
 
     def test_a_clean_sweep_gets_the_one_sided_bound(self):
         elo, margin = L.difference({"games": 20, "elo_trinomial": [math.inf, math.nan]})
