@@ -37,17 +37,18 @@ const TEMPERATURE_FALL_PER_LEVEL: f64 = 0.8;
 /// an instant reply as a machine's, and a weak level would otherwise move at once.
 pub const HOLD_MS: u64 = 800;
 
-/// The Elo a level stands for, from level 0 to 20. A line of the table is a level's rating;
-/// between two levels the strength is interpolated. Provisional until the ladder is measured
-/// by games (`tuning/levels.py`).
+/// The Elo a level stands for, from level 0 to 20, as measured by games (`tuning/levels.py`,
+/// run 6: the round-6 network, byoyomi 1 s, each level against the next in 200 games, full
+/// strength against gpsshogi at 1 s, set at 3,000, in 150; `tuning/notes/levels.md`). Rerun
+/// when the network changes.
 const ELO_OF_LEVEL: [f64; 21] = [
-    800.0, 900.0, 1000.0, 1100.0, 1200.0, 1300.0, 1400.0, 1500.0, 1600.0, 1700.0, 1800.0, 1900.0,
-    2000.0, 2100.0, 2200.0, 2300.0, 2400.0, 2500.0, 2600.0, 2700.0, 2800.0,
+    424.4, 569.5, 710.5, 810.5, 890.0, 980.6, 1093.9, 1215.0, 1385.6, 1489.3, 1565.2, 1678.5,
+    1855.7, 1974.8, 2078.5, 2174.7, 2315.8, 2386.2, 2482.4, 2589.9, 3092.5,
 ];
 
-/// The lowest and highest `UCI_Elo`.
-pub const MIN_ELO: i32 = 800;
-pub const MAX_ELO: i32 = 2800;
+/// The lowest and highest `UCI_Elo`: the table's ends.
+pub const MIN_ELO: i32 = 424;
+pub const MAX_ELO: i32 = 3092;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Skill {
@@ -68,17 +69,27 @@ impl Skill {
         })
     }
 
-    /// The level an Elo stands for, interpolated in the table, clamped to its ends.
+    /// The level an Elo stands for, clamped to the table's ends. Below level 19 the strength
+    /// is interpolated between two levels: there a level and the next differ by one step of
+    /// the node budget and the noise, and a fractional level takes a budget and a noise between
+    /// theirs. Above level 19 there is no such step: full strength searches one line on the
+    /// clock, not four on a budget, and plays far above level 19 (the table), so an Elo between
+    /// them gets whichever of the two is nearer.
     pub fn level_of_elo(elo: i32) -> f64 {
         let elo = f64::from(elo.clamp(MIN_ELO, MAX_ELO));
-        let upper = ELO_OF_LEVEL
-            .iter()
-            .position(|&e| e >= elo)
-            .unwrap_or(ELO_OF_LEVEL.len() - 1);
+        let top = ELO_OF_LEVEL.len() - 1;
+        let upper = ELO_OF_LEVEL.iter().position(|&e| e >= elo).unwrap_or(top);
         if upper == 0 {
             return 0.0;
         }
         let (lo, hi) = (ELO_OF_LEVEL[upper - 1], ELO_OF_LEVEL[upper]);
+        if upper == top {
+            return if elo - lo < hi - elo {
+                (top - 1) as f64
+            } else {
+                FULL_LEVEL
+            };
+        }
         (upper - 1) as f64 + (elo - lo) / (hi - lo)
     }
 
@@ -168,13 +179,30 @@ mod tests {
     fn elo_maps_onto_levels_monotonically() {
         assert_eq!(Skill::level_of_elo(MIN_ELO - 500), 0.0);
         assert_eq!(Skill::level_of_elo(MAX_ELO + 500), FULL_LEVEL);
+        // Strictly rising up to level 19, and never falling above it.
         let mut last = -1.0;
         for elo in (MIN_ELO..=MAX_ELO).step_by(37) {
             let level = Skill::level_of_elo(elo);
-            assert!(level > last, "{elo}: {level} after {last}");
+            if f64::from(elo) <= ELO_OF_LEVEL[19] {
+                assert!(level > last, "{elo}: {level} after {last}");
+            } else {
+                assert!(level >= last, "{elo}: {level} after {last}");
+            }
             last = level;
         }
         assert!((Skill::level_of_elo(ELO_OF_LEVEL[7] as i32) - 7.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn an_elo_between_level_19_and_full_strength_gets_the_nearer_of_the_two() {
+        let (l19, full) = (ELO_OF_LEVEL[19], ELO_OF_LEVEL[20]);
+        assert!(full - l19 > 4.0);
+        let near_19 = (l19 + (full - l19) / 4.0) as i32;
+        let near_full = (full - (full - l19) / 4.0) as i32;
+        assert_eq!(Skill::level_of_elo(near_19), 19.0);
+        assert_eq!(Skill::level_of_elo(near_full), FULL_LEVEL);
+        assert_eq!(Skill::level_of_elo(full.ceil() as i32), FULL_LEVEL);
+        assert!(Skill::from_level(Skill::level_of_elo(near_full), 0, false).is_none());
     }
 
     /// How often each line is played over many positions.
