@@ -17,7 +17,7 @@ Ratings: full strength is the anchor's rating plus its result against gpsshogi; 
 is the level above minus their match's difference. A margin adds up in quadrature down the chain.
 The anchor, gpsshogi 0.7 (Debian) at 1 s a move on one thread, is set at 3,000 (ANCHOR): a round
 number for an opponent anyone can install, so a rating reads as a distance from a fixed program,
-and high enough that the weakest level (about 2,600 below full strength in run 6) stays above
+and high enough that the weakest level (2,668 below full strength in run 6) stays above
 zero, as GUIs expect of a `UCI_Elo`; it is not a human or floodgate rating. Writes `levels.md`
 (the table for the README, naming the build and its network) and `levels.json`, and prints the
 `ELO_OF_LEVEL` line for `src/search/skill.rs`.
