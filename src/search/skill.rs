@@ -46,9 +46,9 @@ const ELO_OF_LEVEL: [f64; 21] = [
     1855.7, 1974.8, 2078.5, 2174.7, 2315.8, 2386.2, 2482.4, 2589.9, 3092.5,
 ];
 
-/// The lowest and highest `UCI_Elo`: the table's ends.
-pub const MIN_ELO: i32 = 424;
-pub const MAX_ELO: i32 = 3092;
+/// The lowest and highest `UCI_Elo`: the table's ends, so that a new table brings its range.
+pub const MIN_ELO: i32 = ELO_OF_LEVEL[0] as i32;
+pub const MAX_ELO: i32 = ELO_OF_LEVEL[ELO_OF_LEVEL.len() - 1] as i32;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Skill {
