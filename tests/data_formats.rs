@@ -482,3 +482,59 @@ fn damaged_or_lost_files_are_errors_not_short_data() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_round_started_from_the_embedded_network_starts_at_its_loss_and_refuses_a_wrong_base() {
+    let dir = temp_dir("init");
+    let (text, _) = text_of(&random_games(40, 9), 10);
+    let tsv = dir.join("a.tsv");
+    std::fs::write(&tsv, &text).unwrap();
+    let train = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_kirin-tune"))
+            .args(["train", "--data"])
+            .arg(&tsv)
+            .arg("--out")
+            .arg(dir.join("n.nnue"))
+            .args([
+                "--epochs",
+                "1",
+                "--holdout-every",
+                "4",
+                "--baseline",
+                "default",
+            ])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let out = train(&["--init", "default", "--base", "linear"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{err}");
+    // The engine's integer evaluation of the held-out games and the trainer's float copy of the
+    // same network, before any step: two computations, one loss.
+    let loss_in = |prefix: &str, tail: &str| -> f64 {
+        let line = err
+            .lines()
+            .find(|l| l.starts_with(prefix) && l.contains(tail))
+            .unwrap();
+        let v = line[prefix.len()..].split_whitespace().next().unwrap();
+        v.parse().unwrap()
+    };
+    let engine = loss_in("validation loss of default: ", "");
+    let copy = loss_in("validation loss ", "before training");
+    assert!(engine > 0.0 && (engine - copy).abs() < 2e-4, "{err}");
+    let net = std::fs::read(dir.join("n.nnue")).unwrap();
+    assert!(
+        kirin::eval::nnue::Network::from_bytes(&net)
+            .unwrap()
+            .adds_linear()
+    );
+    // The shipped network corrects the linear evaluation: without `--base linear` it would be
+    // trained against the wrong targets, so the trainer refuses.
+    let out = train(&["--init", "default"]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--base linear"));
+    let out = train(&["--init", "default", "--base", "linear", "--hidden", "32"]);
+    assert!(!out.status.success());
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -30,7 +30,7 @@ const USAGE: &str = "usage:
   kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL] [--decay X]
-                   [--base linear]
+                   [--base linear] [--init NET|default]
   kirin-tune convert --in FILE --out FILE
   kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
   kirin-tune yari-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
@@ -405,8 +405,45 @@ fn train_cmd(a: &Args) -> Result<(), String> {
             (n, ad, e)
         }
         _ => {
-            let mut n = FloatNet::random(a.num("hidden", kirin::eval::nnue::HIDDEN)?, cfg.seed);
-            n.adds_linear = base.is_some();
+            let n = match a.str("init") {
+                // `--init NET`: go on from a network (`default`: the embedded one) rather than
+                // from random weights, so that a round can add new games to what the last
+                // network learnt from games that are no longer on hand.
+                Ok(name) => {
+                    let net = match name {
+                        "default" => kirin::eval::embedded_network()
+                            .ok_or("the embedded network is unusable")?,
+                        path => std::sync::Arc::new(kirin::eval::nnue::Network::from_bytes(
+                            &std::fs::read(path).map_err(|e| format!("{path}: {e}"))?,
+                        )?),
+                    };
+                    if net.adds_linear() != base.is_some() {
+                        return Err(format!(
+                            "--init {name}: that network {} the linear evaluation; give --base linear {}",
+                            if net.adds_linear() {
+                                "corrects"
+                            } else {
+                                "does not correct"
+                            },
+                            if net.adds_linear() {
+                                "too"
+                            } else {
+                                "only with a network that does"
+                            }
+                        ));
+                    }
+                    if a.str("hidden").is_ok() {
+                        return Err("--hidden: the width comes from --init's network".into());
+                    }
+                    FloatNet::from_network(&net)
+                }
+                Err(_) => {
+                    let mut n =
+                        FloatNet::random(a.num("hidden", kirin::eval::nnue::HIDDEN)?, cfg.seed);
+                    n.adds_linear = base.is_some();
+                    n
+                }
+            };
             let ad = Adam::new(n.params.len());
             (n, ad, 0)
         }

@@ -73,12 +73,12 @@ pub(crate) fn comment_lines(header: &str) -> String {
     header.lines().map(|line| format!("# {line}\n")).collect()
 }
 
-static NET_BYTES: &[u8] = include_bytes!("nnue/kirin.nnue");
+pub(crate) static NET_BYTES: &[u8] = include_bytes!("nnue/kirin.nnue");
 static NET: OnceLock<Option<Arc<Network>>> = OnceLock::new();
 
 /// The embedded network, read once. It is checked by a test, so a build that passed the suite
 /// has a good one.
-fn embedded_network() -> Option<Arc<Network>> {
+pub fn embedded_network() -> Option<Arc<Network>> {
     NET.get_or_init(|| match Network::from_bytes(NET_BYTES) {
         Ok(n) => Some(Arc::new(n)),
         Err(e) => {

@@ -157,6 +157,51 @@ impl FloatNet {
         }
     }
 
+    /// The float copy of a quantised network, to train on from where it stands. The export summed
+    /// each shared row into every bucket's; this splits them again, the shared row being the
+    /// buckets' mean, so that the decay of the bucket rows pulls towards what a piece is worth
+    /// anywhere and not towards zero. Quantising the copy gives the network back.
+    pub fn from_network(net: &Network) -> FloatNet {
+        let h = HIDDEN;
+        let (bias, weights, out, out_bias) = net.parts();
+        let mut f = FloatNet {
+            h,
+            params: vec![0f32; FloatNet::len(h)],
+            adds_linear: net.adds_linear(),
+        };
+        let qa = QA as f32;
+        let buckets = INPUTS / BUCKET_INPUTS;
+        for s in 0..BUCKET_INPUTS {
+            let rows: Vec<&[i16; HIDDEN]> = (0..buckets)
+                .map(|b| &weights[b * BUCKET_INPUTS + s])
+                .collect();
+            let mut mean = [0f32; HIDDEN];
+            for row in &rows {
+                for (m, w) in mean.iter_mut().zip(row.iter()) {
+                    *m += f32::from(*w) / qa / buckets as f32;
+                }
+            }
+            let shared = (INPUTS + s) * h;
+            f.params[shared..shared + h].copy_from_slice(&mean);
+            for (b, row) in rows.iter().enumerate() {
+                let own = (b * BUCKET_INPUTS + s) * h;
+                for ((p, w), m) in f.params[own..own + h].iter_mut().zip(row.iter()).zip(&mean) {
+                    *p = f32::from(*w) / qa - m;
+                }
+            }
+        }
+        let b_at = f.ft_bias_at();
+        for (p, b) in f.params[b_at..b_at + h].iter_mut().zip(bias) {
+            *p = f32::from(*b) / qa;
+        }
+        let o_at = f.out_at();
+        for (k, p) in f.params[o_at..o_at + 2 * h].iter_mut().enumerate() {
+            *p = f32::from(out[k / h][k % h]) / QB as f32;
+        }
+        f.params[o_at + 2 * h] = out_bias as f32 / (QA * QB) as f32;
+        f
+    }
+
     /// The hidden sums of both perspectives, then the output (the predicted logit).
     fn forward(&self, us: &[u16], them: &[u16], acc: &mut [f32]) -> f32 {
         let h = self.h;
@@ -578,6 +623,35 @@ mod tests {
         }
         // 30 engine units is a third of a pawn.
         assert!(worst < 30.0, "quantisation error up to {worst}");
+    }
+
+    #[test]
+    fn the_float_copy_of_the_embedded_network_quantises_back_to_it_and_evaluates_alike() {
+        let net = Network::from_bytes(crate::eval::NET_BYTES).unwrap();
+        let f = FloatNet::from_network(&net);
+        assert!(f.adds_linear);
+        assert_eq!(f.quantise().unwrap().to_bytes(), crate::eval::NET_BYTES);
+        // The split into shared and bucket rows is real: a shared row is not zero.
+        let shared = INPUTS * HIDDEN;
+        assert!(
+            f.params[shared..shared + BUCKET_INPUTS * HIDDEN]
+                .iter()
+                .any(|w| *w != 0.0)
+        );
+        let mut rng = super::super::selfplay::Rng(11);
+        let mut pos = crate::shogi::Position::startpos();
+        for _ in 0..200 {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                pos = crate::shogi::Position::startpos();
+                continue;
+            }
+            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+            // Without the linear base on either side: the float logit and the integer network's.
+            let float = f64::from(f.logit(&pos));
+            let int = net.logit(&pos);
+            assert!((float - int).abs() < 0.02, "{float} against {int}");
+        }
     }
 
     #[test]
