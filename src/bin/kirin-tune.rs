@@ -30,7 +30,7 @@ const USAGE: &str = "usage:
   kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL] [--decay X]
-                   [--base linear] [--init NET|default]
+                   [--base linear] [--init NET|default] [--dedup false]
   kirin-tune convert --in FILE --out FILE
   kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
   kirin-tune yari-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
@@ -337,7 +337,7 @@ fn read_data(path: &str) -> Result<String, String> {
 }
 
 fn train_cmd(a: &Args) -> Result<(), String> {
-    use kirin::tune::nnue::{Adam, FloatNet, Labelled, TrainConfig, train};
+    use kirin::tune::nnue::{Adam, FloatNet, Labelled, TrainConfig, split_by_game, train};
     use_threads(a)?;
     let t = Instant::now();
     // `--base linear`: train the network as a correction to the embedded linear evaluation.
@@ -347,44 +347,48 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         Err(_) => None,
     };
     let paths: Vec<&str> = a.str("data")?.split(',').collect();
-    let all = read_positions(&paths, |pos, score, result, game| {
+    let every: u32 = a.num("holdout-every", 20)?;
+    let lambda: f32 = a.num("lambda", 0.5)?;
+    // `--baseline EVAL`: the loss another evaluation has on the same held-out positions.
+    let baseline = match a.str("baseline") {
+        Ok(name) => Some((name, load_evaluator(name)?)),
+        Err(_) => None,
+    };
+    let rows = read_positions(&paths, |pos, score, result, game| {
         let mut p = Labelled::new(pos, score, result, game);
         if let Some(w) = base.as_deref() {
             p.base = w.evaluate(pos) as f32 / kirin::eval::CP_PER_LOGIT as f32;
         }
-        p
+        let other = baseline.as_ref().map_or(0, |(_, e)| e.evaluate(pos));
+        (pos.key(), other, p)
     })?;
-    let every: u32 = a.num("holdout-every", 20)?;
-    let lambda: f32 = a.num("lambda", 0.5)?;
-    if let Ok(name) = a.str("baseline") {
-        // The loss another evaluation has on the same held-out games, for comparison.
-        let baseline = load_evaluator(name)?;
+    let split = split_by_game(rows, every, a.num("dedup", true)?);
+    if let Some((name, _)) = &baseline {
         let k = f64::from(kirin::eval::CP_PER_LOGIT);
-        let (mut sum, mut n) = (0.0, 0usize);
-        let rows = read_positions(&paths, |pos, score, result, game| {
-            let t = f64::from(lambda) * result
-                + (1.0 - f64::from(lambda)) * kirin::tune::sigmoid(score / k);
-            (
-                game,
-                kirin::tune::sigmoid(f64::from(baseline.evaluate(pos)) / k) - t,
-            )
-        })?;
-        for (game, err) in rows {
-            if game % every == 0 {
-                sum += err * err;
-                n += 1;
-            }
-        }
-        eprintln!("validation loss of {name}: {:.6}", sum / n.max(1) as f64);
+        let sum: f64 = split
+            .valid
+            .iter()
+            .map(|(v, p)| {
+                let err = kirin::tune::sigmoid(f64::from(*v) / k) - f64::from(p.target(lambda));
+                err * err
+            })
+            .sum();
+        eprintln!(
+            "validation loss of {name}: {:.6}",
+            sum / split.valid.len().max(1) as f64
+        );
     }
-    let (valid, data): (Vec<_>, Vec<_>) = all.into_iter().partition(|p| p.game % every == 0);
     eprintln!(
-        "{} training positions, {} held out (games {} mod {every} == 0), read in {:.0}s",
-        data.len(),
-        valid.len(),
-        0,
+        "{} training positions ({} repeats merged), {} held out (games 0 mod {every}; {} dropped \
+         as trained on or repeated), read in {:.0}s",
+        split.train.len(),
+        split.merged,
+        split.valid.len(),
+        split.dropped,
         t.elapsed().as_secs_f64()
     );
+    let data: Vec<Labelled> = split.train.into_iter().map(|(_, p)| p).collect();
+    let valid: Vec<Labelled> = split.valid.into_iter().map(|(_, p)| p).collect();
     let cfg = TrainConfig {
         epochs: a.num("epochs", 20)?,
         batch: a.num("batch", 16384)?,

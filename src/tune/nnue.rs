@@ -75,9 +75,88 @@ impl Labelled {
         }
     }
 
-    fn target(&self, lambda: f32) -> f32 {
+    /// What the prediction is trained towards: `lambda` of the result, the rest the score's
+    /// winning probability.
+    pub fn target(&self, lambda: f32) -> f32 {
         let from_score = sigmoid(self.score / CP_PER_LOGIT as f32);
         lambda * self.result + (1.0 - lambda) * from_score
+    }
+}
+
+/// Training and held-out positions, split by game (every `every`-th held out, so no game is
+/// split), each with what the caller kept beside it (`T`).
+pub struct Split<T> {
+    pub train: Vec<(T, Labelled)>,
+    pub valid: Vec<(T, Labelled)>,
+    /// Training positions merged into an earlier occurrence of the same position.
+    pub merged: usize,
+    /// Held-out positions dropped because a training game holds them, or merged into an
+    /// earlier held-out occurrence.
+    pub dropped: usize,
+}
+
+/// Splits `(key, T, position)` rows by game. With `unique`, each position (by its key) is
+/// trained on once, with the mean of its occurrences' results and of their scores' winning
+/// probabilities, so that an opening position that starts many games does not weigh as many
+/// positions; and a held-out position that a training game also holds is dropped, so that the
+/// validation loss is measured on positions never trained on.
+pub fn split_by_game<T>(rows: Vec<(u64, T, Labelled)>, every: u32, unique: bool) -> Split<T> {
+    use std::collections::HashMap;
+    let every = every.max(1);
+    let (held, trained): (Vec<_>, Vec<_>) =
+        rows.into_iter().partition(|(_, _, p)| p.game % every == 0);
+    if !unique {
+        let strip = |v: Vec<(u64, T, Labelled)>| v.into_iter().map(|(_, t, p)| (t, p)).collect();
+        return Split {
+            train: strip(trained),
+            valid: strip(held),
+            merged: 0,
+            dropped: 0,
+        };
+    }
+    let k = CP_PER_LOGIT as f64;
+    let mut at: HashMap<u64, usize> = HashMap::with_capacity(trained.len());
+    // Per kept position: the sums of the winning probabilities and results, and the count.
+    let mut sums: Vec<(f64, f64, u32)> = Vec::new();
+    let mut train = Vec::new();
+    let mut merged = 0;
+    for (key, t, p) in trained {
+        let prob = 1.0 / (1.0 + (-f64::from(p.score) / k).exp());
+        match at.get(&key) {
+            Some(&i) => {
+                let s = &mut sums[i];
+                *s = (s.0 + prob, s.1 + f64::from(p.result), s.2 + 1);
+                merged += 1;
+            }
+            None => {
+                at.insert(key, train.len());
+                sums.push((prob, f64::from(p.result), 1));
+                train.push((t, p));
+            }
+        }
+    }
+    for ((_, p), (prob, result, n)) in train.iter_mut().zip(&sums) {
+        if *n > 1 {
+            let mean = (prob / f64::from(*n)).clamp(1e-6, 1.0 - 1e-6);
+            p.score = (k * (mean / (1.0 - mean)).ln()) as f32;
+            p.result = (result / f64::from(*n)) as f32;
+        }
+    }
+    let mut seen_held: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    let mut valid = Vec::new();
+    let mut dropped = 0;
+    for (key, t, p) in held {
+        if at.contains_key(&key) || !seen_held.insert(key) {
+            dropped += 1;
+        } else {
+            valid.push((t, p));
+        }
+    }
+    Split {
+        train,
+        valid,
+        merged,
+        dropped,
     }
 }
 
@@ -652,6 +731,40 @@ mod tests {
             let int = net.logit(&pos);
             assert!((float - int).abs() < 0.02, "{float} against {int}");
         }
+    }
+
+    #[test]
+    fn repeated_positions_train_once_with_mean_labels_and_never_count_as_held_out() {
+        let start = crate::shogi::Position::startpos();
+        let mut other = start.clone();
+        other.do_move(legal_moves(&start)[0]);
+        let row = |pos: &crate::shogi::Position, score: f64, result: f64, game: u32| {
+            (pos.key(), game, Labelled::new(pos, score, result, game))
+        };
+        // Games 1 and 2 train, game 0 and game 3 (every 3rd) are held out.
+        let rows = vec![
+            row(&start, 0.0, 0.5, 0),
+            row(&other, 10.0, 1.0, 0),
+            row(&start, 1182.0, 1.0, 1),
+            row(&start, -1182.0, 0.0, 2),
+            row(&other, 50.0, 0.0, 3),
+            row(&other, 80.0, 1.0, 3),
+            row(&start, 2000.0, 1.0, 2),
+        ];
+        let all = split_by_game(rows.clone(), 3, false);
+        assert_eq!((all.train.len(), all.valid.len()), (3, 4));
+        let s = split_by_game(rows, 3, true);
+        assert_eq!((s.train.len(), s.merged), (1, 2));
+        let (game, p) = &s.train[0];
+        assert_eq!(*game, 1);
+        assert!((p.result - 2.0 / 3.0).abs() < 1e-6);
+        // The mean of the winning probabilities of +1182, -1182 and +2000, back as a score.
+        let prob = |x: f64| 1.0 / (1.0 + (-x / 1182.0).exp());
+        let mean = (prob(1182.0) + prob(-1182.0) + prob(2000.0)) / 3.0;
+        assert!((f64::from(sigmoid(p.score / CP_PER_LOGIT as f32)) - mean).abs() < 1e-5);
+        // Held out: the start position is trained on, and the second of the other's dropped.
+        assert_eq!((s.valid.len(), s.dropped), (1, 3));
+        assert_eq!((s.valid[0].0, s.valid[0].1.score), (0, 10.0));
     }
 
     #[test]
