@@ -42,13 +42,14 @@ impl DaiWeights {
             hunt_net: 0,
             hunt_guard: 0,
             hunt_trade: 0,
+            hunt_front: 0,
             tempo: 0,
         }
     }
 
     /// The parameters that are one number, by their names in the file, in the order it writes
     /// them; `scalar_mut` reads the same names.
-    fn scalars(&self) -> [(&'static str, i32); 12] {
+    fn scalars(&self) -> [(&'static str, i32); 13] {
         [
             ("advance", self.advance),
             ("in_zone", self.in_zone),
@@ -61,6 +62,7 @@ impl DaiWeights {
             ("hunt_net", self.hunt_net),
             ("hunt_guard", self.hunt_guard),
             ("hunt_trade", self.hunt_trade),
+            ("hunt_front", self.hunt_front),
             ("tempo", self.tempo),
         ]
     }
@@ -78,6 +80,7 @@ impl DaiWeights {
             "hunt_net" => &mut self.hunt_net,
             "hunt_guard" => &mut self.hunt_guard,
             "hunt_trade" => &mut self.hunt_trade,
+            "hunt_front" => &mut self.hunt_front,
             "tempo" => &mut self.tempo,
             _ => return None,
         })

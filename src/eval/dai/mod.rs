@@ -119,6 +119,11 @@ pub struct DaiWeights {
     /// While hunting: per enemy piece gone from the board, so that the side ahead trades its
     /// way to the royal instead of keeping its lead behind a closed front.
     pub hunt_trade: i32,
+    /// While hunting: per unit of [`HuntCounts::front`], the closeness of the hunter's
+    /// [`FRONT`] nearest pieces. Closeness summed over every piece is worth a few points a
+    /// step, lost in a search among captures worth hundreds; this pull is strong per square
+    /// yet cannot add up over thirty pieces, so it brings a raiding party, not the whole army.
+    pub hunt_front: i32,
     pub tempo: i32,
 }
 
@@ -253,6 +258,7 @@ impl DaiWeights {
         self.hunt * n.closeness + self.hunt_near * n.near + self.hunt_net * n.net
             - self.hunt_guard * n.guards
             + self.hunt_trade * n.taken
+            + self.hunt_front * n.front
     }
 
     /// The hunt term for the side to move, whose lead by every other term (the tempo aside) is
@@ -294,7 +300,13 @@ pub struct HuntCounts {
     pub guards: i32,
     /// Enemy pieces gone from the board: of the 64 each side starts with, royals aside.
     pub taken: i32,
+    /// The sum of 14 less the distance to the nearest enemy royal over the hunter's [`FRONT`]
+    /// pieces nearest to one (fewer when it has fewer), its royals aside.
+    pub front: i32,
 }
+
+/// How many of the hunter's pieces [`HuntCounts::front`] counts.
+pub const FRONT: usize = 8;
 
 /// The hunt counts of `hunter`, whose opponent has `guards` pieces next to its royals; `None`
 /// when the opponent has no royal to close in on.
@@ -309,15 +321,24 @@ fn hunt_counts(
         return None;
     }
     let (mut closeness, mut near) = (0, 0);
+    // Pieces by their distance to the nearest enemy royal, for the front.
+    let mut at_distance = [0usize; 15];
     for sq in pos.pieces(hunter) {
         let Some(kind) = pos.piece_on(sq).kind().filter(|k| !k.is_royal()) else {
             continue;
         };
         let nearest = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
         closeness += 14 - nearest;
+        at_distance[nearest as usize] += 1;
         if nearest <= 4 {
             near += (5 - nearest) * (crate::dai::value(kind) / 100);
         }
+    }
+    let (mut front, mut counted) = (0, 0);
+    for (d, &n) in at_distance.iter().enumerate() {
+        let take = n.min(FRONT - counted);
+        front += take as i32 * (14 - d as i32);
+        counted += take;
     }
     let mut net = 0;
     for &r in targets {
@@ -338,6 +359,7 @@ fn hunt_counts(
         net,
         guards,
         taken: (START_PIECES - left).max(0),
+        front,
     })
 }
 

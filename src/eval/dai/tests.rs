@@ -9,6 +9,7 @@ fn with_mobility() -> DaiWeights {
         hunt_net: 13,
         hunt_guard: 17,
         hunt_trade: 19,
+        hunt_front: 23,
         ..(*embedded()).clone()
     }
 }
@@ -29,6 +30,7 @@ fn material_and_a_lost_royal_count() {
         hunt_net: 0,
         hunt_guard: 0,
         hunt_trade: 0,
+        hunt_front: 0,
         ..(*embedded()).clone()
     };
     let start = Position::startpos();
@@ -168,12 +170,14 @@ fn hunt_by_definition(w: &DaiWeights, pos: &Position, lead: i32) -> i32 {
             return 0;
         }
         let (mut closeness, mut near) = (0, 0);
+        let mut distances = Vec::new();
         for sq in pos.pieces(hunter) {
             let kind = pos.piece_on(sq).kind().unwrap();
             if kind.is_royal() {
                 continue;
             }
             let d = targets.iter().map(|&t| distance(sq, t)).min().unwrap_or(14);
+            distances.push(d);
             closeness += 14 - d;
             near += (5 - d).max(0) * (value(kind) / 100);
         }
@@ -189,8 +193,11 @@ fn hunt_by_definition(w: &DaiWeights, pos: &Position, lead: i32) -> i32 {
             .pieces(hunter.flip())
             .filter(|&sq| !pos.piece_on(sq).kind().is_some_and(PieceType::is_royal))
             .count() as i32;
+        distances.sort_unstable();
+        let front: i32 = distances.iter().take(FRONT).map(|d| 14 - d).sum();
         w.hunt * closeness + w.hunt_near * near + w.hunt_net * net - w.hunt_guard * guards
             + w.hunt_trade * (64 - left).max(0)
+            + w.hunt_front * front
     };
     // From nothing at a lead of hunt_lead to all of it at twice that.
     let part = |v: i32, lead: i32| v * (lead - w.hunt_lead).min(w.hunt_lead) / w.hunt_lead;
