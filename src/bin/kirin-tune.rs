@@ -359,7 +359,11 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         if let Some(w) = base.as_deref() {
             p.base = w.evaluate(pos) as f32 / kirin::eval::CP_PER_LOGIT as f32;
         }
-        let other = baseline.as_ref().map_or(0, |(_, e)| e.evaluate(pos));
+        // Only held-out positions are measured against the baseline.
+        let other = match &baseline {
+            Some((_, e)) if game % every.max(1) == 0 => e.evaluate(pos),
+            _ => 0,
+        };
         (pos.key(), other, p)
     })?;
     let split = split_by_game(rows, every, a.num("dedup", true)?);
@@ -423,16 +427,11 @@ fn train_cmd(a: &Args) -> Result<(), String> {
                     };
                     if net.adds_linear() != base.is_some() {
                         return Err(format!(
-                            "--init {name}: that network {} the linear evaluation; give --base linear {}",
+                            "--init {name}: {}",
                             if net.adds_linear() {
-                                "corrects"
+                                "that network corrects the linear evaluation; give --base linear too"
                             } else {
-                                "does not correct"
-                            },
-                            if net.adds_linear() {
-                                "too"
-                            } else {
-                                "only with a network that does"
+                                "that network does not correct the linear evaluation; leave out --base"
                             }
                         ));
                     }

@@ -101,7 +101,7 @@ pub struct Split<T> {
 /// positions; and a held-out position that a training game also holds is dropped, so that the
 /// validation loss is measured on positions never trained on.
 pub fn split_by_game<T>(rows: Vec<(u64, T, Labelled)>, every: u32, unique: bool) -> Split<T> {
-    use std::collections::HashMap;
+    use std::collections::{HashMap, HashSet};
     let every = every.max(1);
     let (held, trained): (Vec<_>, Vec<_>) =
         rows.into_iter().partition(|(_, _, p)| p.game % every == 0);
@@ -121,7 +121,7 @@ pub fn split_by_game<T>(rows: Vec<(u64, T, Labelled)>, every: u32, unique: bool)
     let mut train = Vec::new();
     let mut merged = 0;
     for (key, t, p) in trained {
-        let prob = 1.0 / (1.0 + (-f64::from(p.score) / k).exp());
+        let prob = super::sigmoid(f64::from(p.score) / k);
         match at.get(&key) {
             Some(&i) => {
                 let s = &mut sums[i];
@@ -142,7 +142,7 @@ pub fn split_by_game<T>(rows: Vec<(u64, T, Labelled)>, every: u32, unique: bool)
             p.result = (result / f64::from(*n)) as f32;
         }
     }
-    let mut seen_held: std::collections::HashSet<u64> = std::collections::HashSet::new();
+    let mut seen_held = HashSet::new();
     let mut valid = Vec::new();
     let mut dropped = 0;
     for (key, t, p) in held {
@@ -655,6 +655,23 @@ mod tests {
         out
     }
 
+    /// The positions of a seeded random game, started again from the start when one ends.
+    fn random_walk(seed: u64, steps: usize) -> Vec<crate::shogi::Position> {
+        let mut rng = super::super::selfplay::Rng(seed);
+        let mut pos = crate::shogi::Position::startpos();
+        let mut out = Vec::new();
+        for _ in 0..steps {
+            let moves = legal_moves(&pos);
+            if moves.is_empty() {
+                pos = crate::shogi::Position::startpos();
+                continue;
+            }
+            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+            out.push(pos.clone());
+        }
+        out
+    }
+
     #[test]
     fn training_lowers_the_loss_and_the_quantised_net_agrees_with_the_float_net() {
         let data = toy_data(6000, 1);
@@ -687,15 +704,7 @@ mod tests {
         // scale (one unit of the float output is CP_PER_LOGIT).
         let q = net.quantise().unwrap();
         let mut worst = 0.0f64;
-        let mut rng = super::super::selfplay::Rng(5);
-        let mut pos = crate::shogi::Position::startpos();
-        for _ in 0..300 {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() {
-                pos = crate::shogi::Position::startpos();
-                continue;
-            }
-            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+        for pos in random_walk(5, 300) {
             let float = f64::from(net.logit(&pos)) * f64::from(CP_PER_LOGIT);
             let int = f64::from(q.evaluate_fresh(&pos));
             worst = worst.max((float - int).abs());
@@ -717,15 +726,7 @@ mod tests {
                 .iter()
                 .any(|w| *w != 0.0)
         );
-        let mut rng = super::super::selfplay::Rng(11);
-        let mut pos = crate::shogi::Position::startpos();
-        for _ in 0..200 {
-            let moves = legal_moves(&pos);
-            if moves.is_empty() {
-                pos = crate::shogi::Position::startpos();
-                continue;
-            }
-            pos.do_move(moves[rng.below(moves.len() as u64) as usize]);
+        for pos in random_walk(11, 200) {
             // Without the linear base on either side: the float logit and the integer network's.
             let float = f64::from(f.logit(&pos));
             let int = net.logit(&pos);
