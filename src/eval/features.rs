@@ -106,6 +106,7 @@ pub fn sign_of(c: Color) -> i32 {
 #[inline]
 pub fn for_each_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
     for_each_piece_feature(pos, &mut f);
+    for_each_phase_feature(pos, &mut f);
     for_each_dynamic_feature(pos, &mut f);
 }
 
@@ -134,6 +135,37 @@ pub fn for_each_feature_of_piece(
     }
 }
 
+/// The features of the pieces on the board relative to the king of `owner`, on `king`: the
+/// owner's pieces' `own_king` and the enemy's `enemy_king` terms. This is all of the piece part
+/// that a move of that king changes besides the king itself (and what it captures).
+#[inline]
+pub fn for_each_feature_relative_to_king(
+    pos: &Position,
+    owner: Color,
+    king: Square,
+    mut f: impl FnMut(usize, i32),
+) {
+    let others = pos.occupied().and_not(pos.pieces(PieceType::King));
+    for sq in others {
+        let p = pos.piece_on(sq);
+        let (c, k) = (p.color(), p.kind().index());
+        let table = if c == owner { OWN_KING } else { ENEMY_KING };
+        f(table + k * 289 + relative(c, king, sq), sign_of(c));
+    }
+}
+
+/// The first of the `PHASES` material-by-phase features of a piece of the kind on the board.
+#[inline]
+pub fn board_phase_features(kind: PieceType) -> usize {
+    BOARD_PHASE + kind.index() * PHASES
+}
+
+/// The first of the `PHASES` material-by-phase features of a piece of the kind in a hand.
+#[inline]
+pub fn hand_phase_features(pt: PieceType) -> usize {
+    HAND_PHASE + pt.index() * PHASES
+}
+
 /// The feature of the `n`-th (0-based) piece of a kind in a hand.
 #[inline]
 pub fn hand_feature(pt: PieceType, n: u32) -> usize {
@@ -157,6 +189,28 @@ pub fn for_each_piece_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
             for n in 0..hand.count(pt) {
                 f(hand_feature(pt, n), sign);
             }
+        }
+    }
+}
+
+/// Material by phase, as net counts: each kind on the board and in hand contributes
+/// (Black's - White's) x its weight in the phase of `pos`. The search keeps these sums for every
+/// phase move by move (`linear::PiecePart`), so only the tuner lists them.
+#[inline]
+pub fn for_each_phase_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
+    let ph = phase(pos);
+    for pt in PieceType::ALL {
+        let net = pos.pieces_cp(Color::Black, pt).count() as i32
+            - pos.pieces_cp(Color::White, pt).count() as i32;
+        for _ in 0..net.unsigned_abs() {
+            f(board_phase_features(pt) + ph, net.signum());
+        }
+    }
+    let (black_hand, white_hand) = (pos.hand(Color::Black), pos.hand(Color::White));
+    for pt in PieceType::HAND {
+        let net = black_hand.count(pt) as i32 - white_hand.count(pt) as i32;
+        for _ in 0..net.unsigned_abs() {
+            f(hand_phase_features(pt) + ph, net.signum());
         }
     }
 }
@@ -256,22 +310,6 @@ pub fn for_each_dynamic_feature(pos: &Position, mut f: impl FnMut(usize, i32)) {
                 PieceType::Dragon,
                 rook_attacks(sq, occ) | king_attacks(sq),
             );
-        }
-    }
-    // Material by phase, as net counts: each kind contributes (Black's - White's) x weight.
-    let ph = phase(pos);
-    for pt in PieceType::ALL {
-        let net = pos.pieces_cp(Color::Black, pt).count() as i32
-            - pos.pieces_cp(Color::White, pt).count() as i32;
-        for _ in 0..net.unsigned_abs() {
-            f(BOARD_PHASE + pt.index() * PHASES + ph, net.signum());
-        }
-    }
-    let (black_hand, white_hand) = (pos.hand(Color::Black), pos.hand(Color::White));
-    for pt in PieceType::HAND {
-        let net = black_hand.count(pt) as i32 - white_hand.count(pt) as i32;
-        for _ in 0..net.unsigned_abs() {
-            f(HAND_PHASE + pt.index() * PHASES + ph, net.signum());
         }
     }
     for c in Color::ALL {

@@ -16,7 +16,7 @@ pub(crate) mod test_sfen;
 pub mod yari;
 
 use crate::shogi::Position;
-use linear::Weights;
+use linear::{PiecePart, Weights};
 use nnue::{Accumulator, Network};
 use std::sync::{Arc, OnceLock};
 
@@ -182,7 +182,7 @@ impl Evaluator {
 /// of each part belongs to the position at that ply.
 pub struct EvalStack {
     net: Option<(Arc<Network>, Vec<Accumulator>)>,
-    linear: Option<(Arc<Weights>, Vec<Value>)>,
+    linear: Option<(Arc<Weights>, Vec<PiecePart>)>,
 }
 
 impl EvalStack {
@@ -195,7 +195,7 @@ impl EvalStack {
                 (Arc::clone(n), accs)
             }),
             linear: evaluator.linear.as_ref().map(|w| {
-                let mut parts = vec![0; plies + 1];
+                let mut parts = vec![PiecePart::default(); plies + 1];
                 parts[0] = w.piece_part(root);
                 (Arc::clone(w), parts)
             }),
