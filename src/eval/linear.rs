@@ -174,37 +174,6 @@ impl Weights {
             let pt = captured.kind().unpromote();
             self.add_hand_piece(&mut part, us, pt, pos.hand(us).count(pt) - 1, 1);
         }
-        if moved.kind() == PieceType::King {
-            // The king's own terms, then everything relative to it made afresh; a captured
-            // piece leaves its terms relative to its own king (its `enemy_king` term, relative
-            // to the moving king, is in what is made afresh).
-            for_each_feature_of_piece(us, PieceType::King, m.from(), kings, |i, s| {
-                part.placement -= s * self.0[i]
-            });
-            for_each_feature_of_piece(us, PieceType::King, to, kings, |i, s| {
-                part.placement += s * self.0[i]
-            });
-            if captured.is_some() {
-                let them = captured.color();
-                for_each_feature_of_piece(them, captured.kind(), to, kings, |i, s| {
-                    let v = s * self.0[i];
-                    if i < OWN_KING {
-                        part.placement -= v;
-                    } else if i < ENEMY_KING {
-                        part.relative[them.index()] -= v;
-                    }
-                });
-                self.add_phase_terms(
-                    &mut part,
-                    board_phase_features(captured.kind()),
-                    sign_of(us),
-                );
-            }
-            let mut fresh = 0;
-            for_each_feature_relative_to_king(pos, us, to, |i, s| fresh += s * self.0[i]);
-            part.relative[us.index()] = fresh;
-            return part;
-        }
         let kind_before = if m.is_promotion() {
             moved.kind().unpromote()
         } else {
@@ -214,6 +183,12 @@ impl Weights {
         self.add_piece(&mut part, us, moved.kind(), to, kings, 1);
         if captured.is_some() {
             self.add_piece(&mut part, captured.color(), captured.kind(), to, kings, -1);
+        }
+        if moved.kind() == PieceType::King {
+            // Every term relative to the king that moved changed: made afresh.
+            let mut fresh = 0;
+            for_each_feature_relative_to_king(pos, us, to, |i, s| fresh += s * self.0[i]);
+            part.relative[us.index()] = fresh;
         }
         part
     }
