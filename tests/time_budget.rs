@@ -2,7 +2,7 @@
 //! whole simulated games in which the search always runs to its hard limit plus a latency.
 
 use kirin::search::time::{
-    BYOYOMI_MAIN_MAX_PERCENT, Clock, INCREMENT_MAX_PERCENT, SUDDEN_DEATH_MAX_PERCENT,
+    BYOYOMI_MAIN_MAX_PERCENT, Clock, INCREMENT_MAX_PERCENT, ReactionTime, SUDDEN_DEATH_MAX_PERCENT,
     TINY_BUDGET_MS, TimeManager, TimeOptions, estimate_moves_to_go,
 };
 use proptest::prelude::*;
@@ -373,7 +373,7 @@ fn minimum_thinking_time_is_a_floor_below_the_ceiling() {
     let t = manager(sudden_death(60_000), &opts, 170);
     assert_eq!(ms(t.optimum()), 3_000);
     let t = manager(main_and_byoyomi(0, 1000), &opts, 0);
-    assert_eq!(ms(t.maximum()), 920);
+    assert_eq!(ms(t.maximum()), 1000 - opts.network_delay2);
     let t = manager(sudden_death(10_000), &opts, 0);
     assert_eq!(ms(t.maximum()), 1_000);
 }
@@ -404,9 +404,7 @@ fn play(
 
 #[test]
 fn byoyomi_games_never_flag_even_at_the_hard_limit() {
-    let opts = TimeOptions::default();
-    // Any overrun below the hard margin must be survivable, move after move.
-    let overrun = opts.network_delay2 - 1;
+    let options = TimeOptions::default();
     for (main, byo) in [
         (0, 1000),
         (30_000, 1000),
@@ -414,13 +412,13 @@ fn byoyomi_games_never_flag_even_at_the_hard_limit() {
         (600_000, 10_000),
         (1_500, 100),
     ] {
-        let end = play(
-            main_and_byoyomi(main, byo),
-            &opts,
-            300,
-            overrun,
-            TimeManager::maximum,
-        );
+        // The margins the engine plays with before it has measured anything (at byoyomi 100
+        // `AutoNetworkDelay` lowers the options' margin, which is the whole period).
+        let clock = main_and_byoyomi(main, byo);
+        let opts = ReactionTime::default().apply(&options, Some(&clock));
+        // Any overrun below the hard margin must be survivable, move after move.
+        let overrun = opts.network_delay2 - 1;
+        let end = play(clock, &opts, 300, overrun, TimeManager::maximum);
         assert!(
             end.is_ok(),
             "main {main} byoyomi {byo}: flagged at move {end:?}"
