@@ -84,8 +84,8 @@ impl Default for TimeOptions {
     /// noisy virtual machine at load 2 once delivered a byoyomi-1000 answer 82 ms past an 80 ms
     /// margin (1002 ms, a CI run of 2026-12-04): the hard margin is 100 ms, the most that still
     /// uses 90% of a 1 s period; `AutoNetworkDelay` lowers it for short periods, where 100 ms
-    /// would leave a 100 ms byoyomi no time at all. Network play should raise both (mainstream engines default
-    /// to 120 / 1120 there).
+    /// would leave a 100 ms byoyomi no time at all. Network play should raise both (mainstream
+    /// engines default to 120 / 1120 there).
     fn default() -> Self {
         TimeOptions {
             network_delay: 40,
