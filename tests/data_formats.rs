@@ -11,6 +11,7 @@ use kirin::book::Rng;
 use kirin::shogi::{Position, START_SFEN, legal_moves};
 use kirin::tune::records::{self, ChainReader, ChainWriter};
 use kirin::tune::sbinpack::{self, Chain};
+use kirin::tune::smooth::Smoothing;
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -332,9 +333,11 @@ fn the_trainers_read_every_format_alike_with_games_kept_whole() {
     let sbin = dir.join("a.sbinpack");
     records::convert(tsv.to_str().unwrap(), sbin.to_str().unwrap()).unwrap();
     let read = |path: &Path| {
-        records::read_positions(&[path.to_str().unwrap()], |pos, score, result, game| {
-            (pos.to_sfen(), score, result, game)
-        })
+        records::read_positions(
+            &[path.to_str().unwrap()],
+            Smoothing::NONE,
+            |pos, score, result, game| (pos.to_sfen(), score, result, game),
+        )
         .unwrap()
     };
     let from_text = read(&tsv);
@@ -365,6 +368,49 @@ fn the_trainers_read_every_format_alike_with_games_kept_whole() {
         }
     }
     assert!(from_text.last().unwrap().3 as usize + 1 >= games.len() - 5);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn smoothed_labels_keep_the_same_positions_and_blend_each_games_own_scores() {
+    let dir = temp_dir("smooth");
+    let games = random_games(40, 11);
+    let sbin = dir.join("a.sbinpack");
+    let mut w = ChainWriter::create(sbin.to_str().unwrap()).unwrap();
+    for g in &games {
+        w.write(g).unwrap();
+    }
+    w.finish().unwrap();
+    let read = |smooth: Smoothing| {
+        records::read_positions(&[sbin.to_str().unwrap()], smooth, |pos, score, _, game| {
+            (pos.to_sfen(), score, game)
+        })
+        .unwrap()
+    };
+    let by = Smoothing::parse("0.5:0.3").unwrap();
+    let (raw, smoothed) = (read(Smoothing::NONE), read(by));
+    assert_eq!(raw.len(), smoothed.len());
+    assert!(raw.len() > 100, "{}", raw.len());
+    // Every position of every game with the label smooth.rs gives it, in file order.
+    let mut expected = Vec::new();
+    for g in &games {
+        let labels = kirin::tune::smooth::smooth_all(&g.scores, by);
+        let mut pos = g.start.clone();
+        for (&m, &label) in g.moves.iter().zip(&labels) {
+            expected.push((pos.to_sfen(), f64::from(label)));
+            pos.do_move(m);
+        }
+    }
+    let mut it = expected.iter();
+    let mut changed = 0;
+    for (r, s) in raw.iter().zip(&smoothed) {
+        assert_eq!((&r.0, r.2), (&s.0, s.2), "the same positions and games");
+        let (_, label) = it.find(|e| e.0 == s.0).expect("in the games' order");
+        assert_eq!(s.1, *label, "{}", s.0);
+        changed += usize::from(s.1 != r.1);
+    }
+    // Random scores hardly ever agree from one ply to the next.
+    assert!(changed * 10 > raw.len() * 9, "{changed} of {}", raw.len());
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -406,9 +452,11 @@ fn the_generator_writes_whole_games_that_train_on_the_positions_of_its_text() {
     // The same games (same seeds), the text holding their quiet positions and the chained
     // file holding every move: read for training, the two give the same positions.
     let read = |path: &Path| {
-        records::read_positions(&[path.to_str().unwrap()], |pos, score, result, _| {
-            (pos.to_sfen(), score, result)
-        })
+        records::read_positions(
+            &[path.to_str().unwrap()],
+            Smoothing::NONE,
+            |pos, score, result, _| (pos.to_sfen(), score, result),
+        )
         .unwrap()
     };
     let (from_text, from_sbin) = (read(&tsv), read(&sbin));
@@ -455,7 +503,8 @@ fn damaged_or_lost_files_are_errors_not_short_data() {
         w.finish().unwrap();
         let bytes = std::fs::read(&path).unwrap();
         std::fs::write(&path, &bytes[..bytes.len() - 3]).unwrap();
-        let res = records::for_each_position(path.to_str().unwrap(), 0, |_| Ok(()));
+        let res =
+            records::for_each_position(path.to_str().unwrap(), 0, Smoothing::NONE, |_| Ok(()));
         assert!(res.is_err(), "{name}: a cut file read without an error");
     }
     // Text through xz: a cut archive is xz's error, not the lines before the cut.
@@ -465,16 +514,18 @@ fn damaged_or_lost_files_are_errors_not_short_data() {
     let status = Command::new("xz").arg("-k").arg(&tsv).status().unwrap();
     assert!(status.success());
     let xz = dir.join("b.tsv.xz");
-    let whole = records::for_each_position(xz.to_str().unwrap(), 0, |_| Ok(()));
+    let whole = records::for_each_position(xz.to_str().unwrap(), 0, Smoothing::NONE, |_| Ok(()));
     assert!(whole.is_ok_and(|games| games > 0));
     let bytes = std::fs::read(&xz).unwrap();
     std::fs::write(&xz, &bytes[..bytes.len() * 2 / 3]).unwrap();
-    let cut = records::for_each_position(xz.to_str().unwrap(), 0, |_| Ok(())).unwrap_err();
+    let cut = records::for_each_position(xz.to_str().unwrap(), 0, Smoothing::NONE, |_| Ok(()))
+        .unwrap_err();
     assert!(cut.contains("cut or damaged"), "{cut}");
     // A lost file says so, and where the seeds that made it are kept, in every format.
     for name in ["lost.tsv.xz", "lost.sbinpack", "lost.bin", "lost.tsv"] {
         let path = dir.join(name);
-        let e = records::for_each_position(path.to_str().unwrap(), 0, |_| Ok(())).unwrap_err();
+        let e = records::for_each_position(path.to_str().unwrap(), 0, Smoothing::NONE, |_| Ok(()))
+            .unwrap_err();
         assert!(
             e.contains("No such file") && e.contains("Seeds used"),
             "{name}: {e}"

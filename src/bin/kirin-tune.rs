@@ -11,6 +11,7 @@ use kirin::tune::quality::{QualityRun, measure};
 use kirin::tune::records::read_positions;
 use kirin::tune::selfplay::{GenSettings, Player, Rng, generator_game, play_game, read_openings};
 use kirin::tune::sfen_games::{FitSettings, Fitted, SelfPlay, SfenResult};
+use kirin::tune::smooth::Smoothing;
 use kirin::tune::{FitConfig, fit};
 use std::collections::HashMap;
 use std::io::Write;
@@ -23,14 +24,14 @@ const USAGE: &str = "usage:
                    [SETTINGS]
   kirin-tune quality --openings FILE [--games N] [--first N] [--seed S] [--nodes-min N]
                    [--nodes-max N] [--eval EVAL] [SETTINGS] [--check-every K] [--deep X]
-                   [--replay true|false]
+                   [--replay true|false] [--smooth A[:B][,A[:B]..]]
   kirin-tune fit   --data FILE[,FILE..] --init WEIGHTS --prior WEIGHTS --out WEIGHTS
                    [--epochs N] [--lambda X] [--l2 X] [--lr X] [--threads N] [--holdout X]
                    [--holdout-every N] [--k K]
   kirin-tune train --data FILE[,FILE..] --out NET [--hidden N] [--epochs N] [--batch N]
                    [--lr X] [--lr-end X] [--lambda X] [--threads N] [--holdout-every N]
                    [--seed S] [--checkpoint FILE] [--resume true] [--baseline EVAL] [--decay X]
-                   [--base linear] [--init NET|default] [--dedup false]
+                   [--base linear] [--init NET|default] [--dedup false] [--smooth A[:B]]
   kirin-tune convert --in FILE --out FILE
   kirin-tune match --a EVAL --b EVAL --openings FILE [--games N] [--nodes N] [--first N]
   kirin-tune yari-gen --out FILE [--games N] [--nodes N] [--random-plies K] [--seed S]
@@ -126,6 +127,16 @@ fn gen_settings(a: &Args) -> Result<GenSettings, String> {
     Ok(s)
 }
 
+/// `--smooth A[:B][,A[:B]..]`: the smoothings whose labels `quality` checks too.
+fn smoothings(a: &Args) -> Result<Vec<Smoothing>, String> {
+    let Some(list) = a.0.get("smooth") else {
+        return Ok(Vec::new());
+    };
+    list.split(',')
+        .map(|x| Smoothing::parse(x).map_err(|e| format!("--smooth: {e}")))
+        .collect()
+}
+
 fn quality_cmd(a: &Args) -> Result<(), String> {
     let openings = openings_of(a)?;
     let run = QualityRun {
@@ -138,6 +149,7 @@ fn quality_cmd(a: &Args) -> Result<(), String> {
         check_every: a.num("check-every", 10)?,
         deep: a.num("deep", 4)?,
         replay_adjudicated: a.num("replay", true)?,
+        smooth: smoothings(a)?,
     };
     let evaluator = load_evaluator(a.str("eval").unwrap_or("default"))?;
     let r = measure(&openings, &evaluator, &run);
@@ -162,6 +174,9 @@ fn quality_cmd(a: &Args) -> Result<(), String> {
          ({} of them drawn)",
         r.adjudicated, r.games, r.replayed, r.adjudication_errors, r.adjudication_draws
     );
+    for (by, error) in &r.smoothed_error {
+        println!("labels smoothed along the game (ahead:behind {by}): mean error {error:.4}");
+    }
     for line in &r.wrong_adjudications {
         println!("  {line}");
     }
@@ -288,7 +303,7 @@ fn use_threads(a: &Args) -> Result<(), String> {
 fn fit_cmd(a: &Args) -> Result<(), String> {
     use_threads(a)?;
     let paths: Vec<&str> = a.str("data")?.split(',').collect();
-    let samples = read_positions(&paths, kirin::tune::Sample::new)?;
+    let samples = read_positions(&paths, Smoothing::NONE, kirin::tune::Sample::new)?;
     let init = load_weights(a.str("init")?)?;
     let prior = load_weights(a.str("prior")?)?;
     let cfg = FitConfig {
@@ -354,7 +369,11 @@ fn train_cmd(a: &Args) -> Result<(), String> {
         Ok(name) => Some((name, load_evaluator(name)?)),
         Err(_) => None,
     };
-    let rows = read_positions(&paths, |pos, score, result, game| {
+    let smooth = match a.0.get("smooth") {
+        Some(text) => Smoothing::parse(text).map_err(|e| format!("--smooth: {e}"))?,
+        None => Smoothing::NONE,
+    };
+    let rows = read_positions(&paths, smooth, |pos, score, result, game| {
         let mut p = Labelled::new(pos, score, result, game);
         if let Some(w) = base.as_deref() {
             p.base = w.evaluate(pos) as f32 / kirin::eval::CP_PER_LOGIT as f32;

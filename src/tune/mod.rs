@@ -11,6 +11,7 @@ pub mod records;
 pub mod sbinpack;
 pub mod selfplay;
 pub mod sfen_games;
+pub mod smooth;
 pub mod yari;
 
 use crate::eval::features::for_each_feature;

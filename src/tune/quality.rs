@@ -8,6 +8,7 @@
 
 use super::selfplay::{GenSettings, Player, generator_game, play_game, search_move};
 use super::sigmoid;
+use super::smooth::{Smoothing, smoothed};
 use crate::eval::{CP_PER_LOGIT, Evaluator};
 use crate::search::Score;
 use crate::shogi::Position;
@@ -28,6 +29,8 @@ pub struct QualityRun {
     pub deep: u64,
     /// Whether adjudicated games are played on to their end without adjudication.
     pub replay_adjudicated: bool,
+    /// Each of these smoothings also has its labels checked (`smooth.rs`).
+    pub smooth: Vec<Smoothing>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -47,6 +50,9 @@ pub struct QualityReport {
     /// positions (the labels of different settings come from different games).
     pub fresh_error: f64,
     pub fresh_error_hard: f64,
+    /// For each of the run's smoothings, the labels smoothed along the game with it, against
+    /// the same checks.
+    pub smoothed_error: Vec<(Smoothing, f64)>,
     pub adjudicated: usize,
     pub replayed: usize,
     /// Replayed games whose end differs from the adjudication (a draw included), and of those
@@ -87,6 +93,7 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
     ];
     let mut checker = Player::new(evaluator.clone());
     let (mut error_sum, mut fresh_sum, mut hard_sum) = (0.0f64, 0.0f64, 0.0f64);
+    let mut smooth_sums = vec![0.0f64; run.smooth.len()];
     let no_adjudication = GenSettings {
         adjudicate_cp: i32::MAX,
         adjudicate_plies: u32::MAX,
@@ -127,6 +134,10 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
                 error_sum += (win_probability(Score::Cp(sample.score)) - truth).abs();
                 fresh_sum += (win_probability(fresh) - truth).abs();
                 hard_sum += (win_probability(hard) - truth).abs();
+                for (sum, &by) in smooth_sums.iter_mut().zip(&run.smooth) {
+                    let label = smoothed(&rec.scores, sample.index, by);
+                    *sum += (win_probability(Score::Cp(label)) - truth).abs();
+                }
                 report.checked += 1;
             }
         }
@@ -171,6 +182,12 @@ pub fn measure(openings: &[Position], evaluator: &Evaluator, run: &QualityRun) -
     report.label_error = error_sum / checked;
     report.fresh_error = fresh_sum / checked;
     report.fresh_error_hard = hard_sum / checked;
+    report.smoothed_error = run
+        .smooth
+        .iter()
+        .zip(&smooth_sums)
+        .map(|(&by, sum)| (by, sum / checked))
+        .collect();
     report
 }
 
@@ -189,6 +206,7 @@ mod tests {
             check_every: 5,
             deep: 4,
             replay_adjudicated: true,
+            smooth: vec![Smoothing::NONE, Smoothing::parse("0.5:0.5").unwrap()],
         }
     }
 
@@ -210,6 +228,10 @@ mod tests {
         assert!(r.positions > 0 && r.nodes > 0 && r.plies > 0);
         assert_eq!(r.checked, r.positions / 5);
         assert!((0.0..=1.0).contains(&r.label_error));
+        // No smoothing is the label itself.
+        assert_eq!(r.smoothed_error[0], (Smoothing::NONE, r.label_error));
+        assert!((0.0..=1.0).contains(&r.smoothed_error[1].1));
+        assert_ne!(r.smoothed_error[1].1, r.label_error);
         // Without a soft limit a fresh search is the hard-limited one.
         assert_eq!(r.fresh_error, r.fresh_error_hard);
         assert!(r.replayed == r.adjudicated && r.adjudication_errors <= r.replayed);

@@ -15,6 +15,7 @@
 
 use super::packed::{move_from16, move16, pack, unpack};
 use super::sbinpack::{self, Chain};
+use super::smooth::{Smoothing, smooth_all};
 use crate::shogi::{Color, Move, Position, legal_moves};
 use std::io::{BufRead, BufReader, BufWriter, Read, Write};
 
@@ -308,59 +309,66 @@ fn quiet(pos: &Position, m: Move, score: i32) -> bool {
 /// Streams every training position of `path` to `f`, numbering games from `first_game`: a new
 /// game starts wherever the move number does not increase. Text positions are all passed on
 /// (the generator wrote only quiet ones); binary ones only quiet ones with a known result.
-/// Returns the number the next file's first game gets.
+/// `smooth` labels the positions of chained games with their scores smoothed along the game
+/// (`smooth.rs`; which positions are kept still goes by the score itself); other formats keep
+/// their scores. Returns the number the next file's first game gets.
 pub fn for_each_position(
     path: &str,
     first_game: u32,
+    smooth: Smoothing,
     mut f: impl FnMut(Entry) -> Result<(), String>,
 ) -> Result<u32, String> {
     let format = format_of(path);
     let mut reader = ChainReader::open(path)?;
     let (mut game, mut last_ply, mut any) = (first_game, 0u32, false);
-    let mut visit = |pos: &Position, mv: Option<Move>, score: i32, result: Option<f64>| {
-        let ply = pos.game_ply();
-        if any && ply <= last_ply {
-            game += 1;
-        }
-        (any, last_ply) = (true, ply);
-        let keep = format == Format::Text || mv.is_some_and(|m| quiet(pos, m, score));
-        match result {
-            Some(result) if keep => f(Entry {
-                pos,
-                score,
-                result,
-                game,
-            }),
-            _ => Ok(()),
-        }
-    };
+    let mut visit =
+        |pos: &Position, mv: Option<Move>, score: i32, label: i32, result: Option<f64>| {
+            let ply = pos.game_ply();
+            if any && ply <= last_ply {
+                game += 1;
+            }
+            (any, last_ply) = (true, ply);
+            let keep = format == Format::Text || mv.is_some_and(|m| quiet(pos, m, score));
+            match result {
+                Some(result) if keep => f(Entry {
+                    pos,
+                    score: label,
+                    result,
+                    game,
+                }),
+                _ => Ok(()),
+            }
+        };
     if format == Format::Sbinpack {
         while let Some(chain) = reader.next_chain()? {
             let mut pos = chain.start.clone();
             let black = sbinpack::black_result(chain.result);
-            for (&m, &score) in chain.moves.iter().zip(&chain.scores) {
+            let labels = smooth_all(&chain.scores, smooth);
+            for ((&m, &score), &label) in chain.moves.iter().zip(&chain.scores).zip(&labels) {
                 let stm = if pos.side_to_move() == Color::Black {
                     black
                 } else {
                     black.map(|b| 1.0 - b)
                 };
-                visit(&pos, Some(m), score, stm)?;
+                visit(&pos, Some(m), score, label, stm)?;
                 pos.do_move(m);
             }
         }
     } else {
         // Positions one at a time: joining them into chains is only needed for conversion.
         while let Some(row) = reader.next_row().map_err(|e| format!("{path}: {e}"))? {
-            visit(&row.pos, row.mv, row.score, row.result)?;
+            visit(&row.pos, row.mv, row.score, row.score, row.result)?;
         }
     }
     Ok(if any { game + 1 } else { first_game })
 }
 
 /// Reads every training position of `paths` into `T`s made in parallel by `make(position,
-/// score, result, game)`, a batch at a time, so that only the made values are held.
+/// score, result, game)`, a batch at a time, so that only the made values are held; `smooth` as
+/// in [`for_each_position`].
 pub fn read_positions<T: Send>(
     paths: &[&str],
+    smooth: Smoothing,
     make: impl Fn(&Position, f64, f64, u32) -> T + Sync,
 ) -> Result<Vec<T>, String> {
     use rayon::prelude::*;
@@ -377,7 +385,7 @@ pub fn read_positions<T: Send>(
     };
     let mut game = 0;
     for path in paths {
-        game = for_each_position(path, game, |e| {
+        game = for_each_position(path, game, smooth, |e| {
             batch.push((e.pos.clone(), e.score, e.result, e.game));
             if batch.len() == BATCH {
                 flush(&mut batch, &mut out);

@@ -75,6 +75,9 @@ pub struct Sample {
     pub side: Color,
     /// The node budget the position's search had.
     pub budget: u64,
+    /// Which move of the game was played from it: its index in [`GameRecord::moves`] and
+    /// [`GameRecord::scores`].
+    pub index: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -230,6 +233,7 @@ pub fn play_game(
                 score: cp,
                 side: us,
                 budget,
+                index: moves.len(),
             });
         }
         moves.push(best);
