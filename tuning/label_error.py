@@ -95,25 +95,27 @@ def main(argv=None):
     args = ap.parse_args(argv)
     engine = Engine(args.engine)
     total, checked = 0.0, 0
-    with open(args.data) as f:
-        for n, line in enumerate(f, 1):
-            if n % args.every:
-                continue
-            fields = line.rstrip("\n").split("\t")
-            if len(fields) < 3:
-                print(f"{args.data}:{n}: expected sfen, score and result", file=sys.stderr)
-                return 2
-            sfen, label = fields[0], int(float(fields[1]))
-            deep = engine.score(sfen, args.nodes)
-            if deep is None:
-                continue
-            total += abs(
-                win_probability("cp", label, CP_PER_LOGIT) - win_probability(*deep, USI_CP_PER_LOGIT)
-            )
-            checked += 1
-            if args.limit and checked >= args.limit:
-                break
-    engine.close()
+    try:
+        with open(args.data) as f:
+            for n, line in enumerate(f, 1):
+                if n % args.every:
+                    continue
+                fields = line.rstrip("\n").split("\t")
+                if len(fields) < 3:
+                    print(f"{args.data}:{n}: expected sfen, score and result", file=sys.stderr)
+                    return 2
+                sfen, label = fields[0], int(float(fields[1]))
+                deep = engine.score(sfen, args.nodes)
+                if deep is None:
+                    continue
+                total += abs(
+                    win_probability("cp", label, CP_PER_LOGIT) - win_probability(*deep, USI_CP_PER_LOGIT)
+                )
+                checked += 1
+                if args.limit and checked >= args.limit:
+                    break
+    finally:
+        engine.close()
     print(f"{checked} positions checked at {args.nodes} nodes: mean winning-probability error "
           f"{total / max(checked, 1):.4f}")
     return 0
