@@ -47,6 +47,16 @@ LOG_COLUMNS = ("date", "commit", "change", "engines", "tc", "test", "games", "W/
                "Elo", "LLR", "verdict", "notes")
 
 
+def shown_path(path):
+    """`path` as the log shows it: relative to the repository, or under `$KIRIN_DATA` (its
+    default `~/kirin-data` included), never one machine's absolute path where either holds it."""
+    text = str(path)
+    for root, name in ((str(REPO) + "/", ""), (str(games.data_dir()) + "/", "$KIRIN_DATA/")):
+        if text.startswith(root):
+            return name + text[len(root):]
+    return text
+
+
 def log_result(path, s, meta, change, out):
     """Append the row of summary `s` (of the match whose match.json is `meta`, records in `out`)."""
     def cell(x):
@@ -61,10 +71,7 @@ def log_result(path, s, meta, change, out):
     sprt = s.get("sprt")
     notes = [f"{s[w]} {s['time'][w]['mean_ms']:.0f} ms a move, max {s['time'][w]['max_ms']:.0f}"
              + (f", faults {s['faults'][w]}" if s["faults"][w] else "") for w in ("A", "B")]
-    records = str(out)
-    for root, name in ((str(REPO) + "/", ""), (os.environ.get("KIRIN_DATA", "") + "/", "$KIRIN_DATA/")):
-        if root != "/":
-            records = records.replace(root, name)
+    records = shown_path(out)
     row = [dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%d"), commit, change or "",
            f"{s['A']} vs {s['B']}", tc,
            f"SPRT [{sprt['elo0']:g}, {sprt['elo1']:g}]" if sprt else "fixed", s["games"],

@@ -78,6 +78,18 @@ class ResultsLogTests(unittest.TestCase):
         _, rows = read_log(self.log)
         self.assertEqual((rows[-1]["change"], rows[-1]["W/D/L"], rows[-1]["games"]), ("again", "4/0/0", "4"))
 
+    def test_records_are_shown_under_kirin_data_or_the_repository(self):
+        import os
+        from unittest import mock
+        with mock.patch.dict(os.environ, {"HOME": str(self.dir)}):
+            os.environ.pop("KIRIN_DATA", None)
+            # Unset, $KIRIN_DATA is ~/kirin-data: no machine's home in the log either way.
+            self.assertEqual(M.shown_path(self.dir / "kirin-data" / "sprt" / "x"), "$KIRIN_DATA/sprt/x")
+            os.environ["KIRIN_DATA"] = str(self.dir / "data")
+            self.assertEqual(M.shown_path(self.dir / "data" / "sprt" / "x"), "$KIRIN_DATA/sprt/x")
+            self.assertEqual(M.shown_path(M.REPO / "tuning" / "out" / "m"), "tuning/out/m")
+            self.assertEqual(M.shown_path("/elsewhere/m"), "/elsewhere/m")
+
     def test_no_row_without_change_or_log(self):
         before = M.RESULTS_LOG.read_bytes() if M.RESULTS_LOG.exists() else None
         self.match("first", "resign", "quiet", "--games", "2")
