@@ -394,7 +394,7 @@ fn smoothed_labels_keep_the_same_positions_and_blend_each_games_own_scores() {
     // Every position of every game with the label smooth.rs gives it, in file order.
     let mut expected = Vec::new();
     for g in &games {
-        let labels = kirin::tune::smooth::smooth_all(&g.scores, by);
+        let labels = kirin::tune::smooth::smooth_all(&g.scores, by).unwrap();
         let mut pos = g.start.clone();
         for (&m, &label) in g.moves.iter().zip(&labels) {
             expected.push((pos.to_sfen(), f64::from(label)));

@@ -9,23 +9,26 @@ centipawns, whose probability is sigmoid(cp / 600): `src/eval/scale.rs`). It mea
 labels with that build's own deeper search, so that generators of different commits (which
 `kirin-tune quality` cannot play) are compared the same way:
 
-    python3 tuning/label_error.py --engine BUILD/kirin --data gen.tsv --every 5 --nodes 24000
+    .venv/bin/python tuning/label_error.py --engine BUILD/kirin --data gen.tsv --every 5 --nodes 24000
 """
 
 import argparse
-import math
-import subprocess
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import monitor  # noqa: E402
 
 # A label's units (the evaluation's) and the USI output's centipawns, per logit.
-CP_PER_LOGIT = 1182.0
-USI_CP_PER_LOGIT = 600.0
+CP_PER_LOGIT = monitor.K
+USI_CP_PER_LOGIT = monitor.REPORTED
 
 
 def win_probability(kind, value, per_logit):
     if kind == "mate":
         return 1.0 if value > 0 else 0.0
-    return 1.0 / (1.0 + math.exp(-value / per_logit))
+    return monitor.sigmoid(value / per_logit)
 
 
 def last_score(lines):
@@ -45,49 +48,28 @@ def last_score(lines):
     return found
 
 
-class Engine:
-    def __init__(self, cmd):
-        self.proc = subprocess.Popen(
-            cmd, shell=True, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1
-        )
-        self.send("usi")
-        self.wait("usiok")
-        # As the generator searches: no book, one thread, a 16 MB table.
-        self.send("setoption name USI_OwnBook value false")
-        self.send("setoption name Threads value 1")
-        self.send("setoption name USI_Hash value 16")
-        self.send("isready")
-        self.wait("readyok")
+class Engine(monitor.Engine):
+    """The monitor's USI driver, set as the generator searches (no book, one thread, a 16 MB
+    table), asked for a search's score."""
 
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-
-    def wait(self, word):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError(f"engine ended while waiting for {word}")
-            lines.append(line.strip())
-            if line.split()[:1] == [word]:
-                return lines
+    def __init__(self, binary):
+        super().__init__(f"check={binary},USI_OwnBook=false,Threads=1,USI_Hash=16")
 
     def score(self, sfen, nodes):
+        """The last score of a search of `nodes` nodes from a fresh table."""
         self.send("usinewgame")
         self.send("isready")
-        self.wait("readyok")
+        self.wait(lambda ln: ln.startswith("readyok"))
         self.send(f"position sfen {sfen}")
         self.send(f"go nodes {nodes}")
-        return last_score(self.wait("bestmove"))
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+        lines = []
+        self.wait(lambda ln: lines.append(ln.strip()) or ln.startswith("bestmove"))
+        return last_score(lines)
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--engine", required=True, help="the USI command of the build to check with")
+    ap.add_argument("--engine", required=True, help="the build to check with (a kirin binary)")
     ap.add_argument("--data", required=True, help="the generator's text lines")
     ap.add_argument("--every", type=int, default=5, help="check every K-th position")
     ap.add_argument("--nodes", type=int, default=24000, help="the check's node budget")

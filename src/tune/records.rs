@@ -343,8 +343,9 @@ pub fn for_each_position(
         while let Some(chain) = reader.next_chain()? {
             let mut pos = chain.start.clone();
             let black = sbinpack::black_result(chain.result);
-            let labels = smooth_all(&chain.scores, smooth);
-            for ((&m, &score), &label) in chain.moves.iter().zip(&chain.scores).zip(&labels) {
+            let smoothed = smooth_all(&chain.scores, smooth);
+            let labels = smoothed.as_deref().unwrap_or(&chain.scores);
+            for ((&m, &score), &label) in chain.moves.iter().zip(&chain.scores).zip(labels) {
                 let stm = if pos.side_to_move() == Color::Black {
                     black
                 } else {

@@ -1,18 +1,20 @@
 //! Labels smoothed along the game: a position's label blended with the searches of the positions
-//! that follow it in the same game.
+//! next to it in the same game.
 //!
 //! A generator game plays each search's best move, so the position after it is the one that
-//! search's score stands for, and the next search, one ply further along the same line, is a
-//! second estimate of the same value from the other side. Blending the two (and the ones after,
-//! with weights falling by `lambda` a ply, as in TD(lambda)) averages out part of each search's
-//! error at no cost in nodes. The blend is taken in winning probability, so that a mate score
-//! counts as a certain result rather than as a huge number of centipawns.
+//! search's score stands for: the next search, a ply further along the same line, is a second
+//! estimate of the same value from the other side, and the search before, which played the move
+//! into this position, a third a ply shallower. The blend (weights falling by a factor a ply each
+//! way, as in TD(lambda)) is taken in winning probability, so that a mate score counts as a
+//! certain result rather than as a huge number of centipawns. It is nearer a deeper search than
+//! the label alone, yet a network trained on it played worse (`tuning/notes/network.md`,
+//! "Round 12"), so the trainer uses it only when asked.
 
 use super::sigmoid;
 use crate::eval::CP_PER_LOGIT;
 
-/// Plies after a position that its smoothed label looks at; at the weights that help
-/// (`lambda` up to about 0.7) the ones after count for under 6 % together.
+/// Plies on either side of a position that its smoothed label looks at; at weights up to about
+/// 0.7 a ply, the ones further away count for under 6 % together.
 pub const HORIZON: usize = 8;
 
 /// A mover's score as the chained format stores it (mates as +-(32000 - plies)) in winning
@@ -96,9 +98,10 @@ pub fn smoothed(scores: &[i32], i: usize, by: Smoothing) -> i32 {
     cp.round().clamp(-30_000.0, 30_000.0) as i32
 }
 
-/// Every move's smoothed label (see [`smoothed`]).
-pub fn smooth_all(scores: &[i32], by: Smoothing) -> Vec<i32> {
-    (0..scores.len()).map(|i| smoothed(scores, i, by)).collect()
+/// Every move's smoothed label (see [`smoothed`]); `None` without smoothing, where the labels
+/// are the scores themselves.
+pub fn smooth_all(scores: &[i32], by: Smoothing) -> Option<Vec<i32>> {
+    (!by.is_none()).then(|| (0..scores.len()).map(|i| smoothed(scores, i, by)).collect())
 }
 
 #[cfg(test)]
@@ -169,6 +172,7 @@ mod tests {
         let mut long = vec![0; HORIZON + 1];
         long.push(31_000);
         assert_eq!(smoothed(&long, 0, ahead(0.9)), 0);
-        assert_eq!(smooth_all(&long, Smoothing::NONE), long);
+        assert_eq!(smooth_all(&long, Smoothing::NONE), None);
+        assert_eq!(smooth_all(&long, ahead(0.9)).unwrap()[0], 0);
     }
 }
