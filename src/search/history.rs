@@ -24,6 +24,7 @@ pub type PieceTo = usize;
 pub struct Histories<G: Game> {
     butterfly: Vec<i16>,       // [color][butterfly index]
     continuation: Vec<i16>,    // [previous piece-to][piece-to]
+    no_continuation: Vec<i16>, // [piece-to], all zero: the row of a node without that move
     capture: Vec<i16>,         // [piece-to][captured kind 16]
     pub counter: Vec<G::Move>, // [previous piece-to]
     correction: Vec<i16>,      // [table 2][color][CORRECTION_SIZE]
@@ -39,6 +40,7 @@ impl<G: Game> Histories<G> {
         Box::new(Histories {
             butterfly: vec![0; 2 * G::BUTTERFLY],
             continuation: vec![0; G::PIECE_TO * G::PIECE_TO],
+            no_continuation: vec![0; G::PIECE_TO],
             capture: vec![0; G::PIECE_TO * 16],
             counter: vec![G::Move::NONE; G::PIECE_TO],
             correction: vec![0; 2 * 2 * CORRECTION_SIZE],
@@ -48,6 +50,12 @@ impl<G: Game> Histories<G> {
     #[inline]
     pub fn butterfly(&self, c: Color, m: G::Move) -> i32 {
         self.butterfly[c.index() * G::BUTTERFLY + G::butterfly_index(m)] as i32
+    }
+
+    /// Side `c`'s butterfly entries, indexed by [`Game::butterfly_index`].
+    #[inline]
+    pub fn butterfly_row(&self, c: Color) -> &[i16] {
+        &self.butterfly[c.index() * G::BUTTERFLY..(c.index() + 1) * G::BUTTERFLY]
     }
 
     #[inline]
@@ -63,6 +71,16 @@ impl<G: Game> Histories<G> {
         match prev {
             Some(p) => self.continuation[p * G::PIECE_TO + cur] as i32,
             None => 0,
+        }
+    }
+
+    /// The continuation row that follows `prev`, or a row of zeros where there is none: what
+    /// move ordering reads for every quiet move of a node, found once per node.
+    #[inline]
+    pub fn continuation_row(&self, prev: Option<PieceTo>) -> &[i16] {
+        match prev {
+            Some(p) => &self.continuation[p * G::PIECE_TO..(p + 1) * G::PIECE_TO],
+            None => &self.no_continuation,
         }
     }
 

@@ -56,6 +56,7 @@ pub struct MovePicker<G: Game> {
 
 /// Hands out the best remaining move of `moves[*next..]`: by selection for the first few picks,
 /// then from a one-time sort.
+#[inline(always)]
 fn pick_best<M: Copy>(
     moves: &mut Scored<M>,
     next: &mut usize,
@@ -109,7 +110,27 @@ impl<G: Game> MovePicker<G> {
         }
     }
 
+    #[inline]
     pub fn next_move(
+        &mut self,
+        pos: &G,
+        hist: &Histories<G>,
+        ctx: &OrderContext<G::Move>,
+    ) -> Option<G::Move> {
+        // Past the first picks of a sorted stage the next move is simply the next in the list:
+        // most calls at nodes that try every move, handed out without the full call below.
+        if matches!(self.stage, Stage::Quiet | Stage::Evasions)
+            && self.next > SELECT_FIRST
+            && self.next < self.moves.len()
+        {
+            self.next += 1;
+            return Some(self.moves[self.next - 1].0);
+        }
+        self.next_move_staged(pos, hist, ctx)
+    }
+
+    #[inline(never)]
+    fn next_move_staged(
         &mut self,
         pos: &G,
         hist: &Histories<G>,
@@ -169,13 +190,7 @@ impl<G: Game> MovePicker<G> {
                 Stage::GenerateQuiet => {
                     let mut list = MoveList::new();
                     pos.quiet_moves(&mut list);
-                    self.moves.clear();
-                    for &m in list.iter() {
-                        if m == self.tt_move || self.refutations.contains(&m) {
-                            continue;
-                        }
-                        self.moves.push((m, quiet_score(pos, hist, ctx, m)));
-                    }
+                    self.score_quiet(pos, hist, ctx, &list);
                     self.start_picking(Stage::Quiet, &mut sorted);
                 }
                 Stage::Quiet | Stage::Evasions => {
@@ -200,17 +215,7 @@ impl<G: Game> MovePicker<G> {
                 Stage::GenerateEvasions => {
                     let mut list = MoveList::new();
                     pos.evasions(&mut list);
-                    for &m in list.iter() {
-                        if m == self.tt_move {
-                            continue;
-                        }
-                        let s = if pos.is_capture(m) || m.is_promotion() {
-                            (1 << 24) + tactical_score(pos, m)
-                        } else {
-                            quiet_score(pos, hist, ctx, m)
-                        };
-                        self.moves.push((m, s));
-                    }
+                    self.score_evasions(pos, hist, ctx, &list);
                     self.start_picking(Stage::Evasions, &mut sorted);
                 }
                 Stage::Done => return None,
@@ -223,6 +228,49 @@ impl<G: Game> MovePicker<G> {
         self.next = 0;
         *sorted = false;
         self.stage = stage;
+    }
+
+    /// Captures and promotions first, by value; the rest by history.
+    #[inline(never)]
+    fn score_evasions(
+        &mut self,
+        pos: &G,
+        hist: &Histories<G>,
+        ctx: &OrderContext<G::Move>,
+        list: &MoveList<G::Move>,
+    ) {
+        let score = QuietScore::new(pos, hist, ctx);
+        for &m in list.iter() {
+            if m == self.tt_move {
+                continue;
+            }
+            let s = if pos.is_capture(m) || m.is_promotion() {
+                (1 << 24) + tactical_score(pos, m)
+            } else {
+                score.of(pos, m)
+            };
+            self.moves.push((m, s));
+        }
+    }
+
+    /// Kept out of line, as `score_evasions` is: inlined, the compiler looks the history rows
+    /// up at every call of `next_move`.
+    #[inline(never)]
+    fn score_quiet(
+        &mut self,
+        pos: &G,
+        hist: &Histories<G>,
+        ctx: &OrderContext<G::Move>,
+        list: &MoveList<G::Move>,
+    ) {
+        self.moves.clear();
+        let score = QuietScore::new(pos, hist, ctx);
+        for &m in list.iter() {
+            if m == self.tt_move || self.refutations.contains(&m) {
+                continue;
+            }
+            self.moves.push((m, score.of(pos, m)));
+        }
     }
 
     fn score_tactical(&mut self, pos: &G, hist: &Histories<G>, list: &MoveList<G::Move>) {
@@ -247,16 +295,28 @@ fn tactical_score<G: Game>(pos: &G, m: G::Move) -> i32 {
     pos.captured_value(m) * 16 - pos.moved_value(m) + if m.is_promotion() { 400 } else { 0 }
 }
 
-#[inline]
-fn quiet_score<G: Game>(
-    pos: &G,
-    hist: &Histories<G>,
-    ctx: &OrderContext<G::Move>,
-    m: G::Move,
-) -> i32 {
-    let pt = pos.piece_to(m);
-    hist.butterfly(pos.side_to_move(), m)
-        + hist.continuation(ctx.cont[0], pt)
-        + hist.continuation(ctx.cont[1], pt)
-        + hist.continuation(ctx.cont[2], pt) / 2
+/// A quiet move's history: its butterfly entry and its continuation entries after the moves 1,
+/// 2 and 4 plies back (the last at half weight). The rows are looked up once per node.
+struct QuietScore<'a> {
+    butterfly: &'a [i16],
+    cont: [&'a [i16]; 3],
+}
+
+impl<'a> QuietScore<'a> {
+    #[inline]
+    fn new<G: Game>(pos: &G, hist: &'a Histories<G>, ctx: &OrderContext<G::Move>) -> Self {
+        QuietScore {
+            butterfly: hist.butterfly_row(pos.side_to_move()),
+            cont: ctx.cont.map(|c| hist.continuation_row(c)),
+        }
+    }
+
+    #[inline(always)]
+    fn of<G: Game>(&self, pos: &G, m: G::Move) -> i32 {
+        let pt = pos.piece_to(m);
+        self.butterfly[G::butterfly_index(m)] as i32
+            + self.cont[0][pt] as i32
+            + self.cont[1][pt] as i32
+            + self.cont[2][pt] as i32 / 2
+    }
 }
