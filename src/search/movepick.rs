@@ -320,3 +320,96 @@ impl<'a> QuietScore<'a> {
             + self.cont[2][pt] as i32 / 2
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shogi::Position;
+
+    /// Along random games with random histories, killers and hash moves: the picker hands out
+    /// every search move exactly once, the tactical moves of an evasion before its quiet ones,
+    /// and the quiet moves in order of their history score, read here entry by entry.
+    #[test]
+    fn picks_every_move_once_and_quiet_moves_by_history() {
+        let mut next = crate::test_rng::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut hist = Histories::<Position>::new();
+        let mut pos = Position::startpos();
+        let mut checked_quiet_runs = 0;
+        for _ in 0..600 {
+            let mut search = MoveList::new();
+            pos.search_moves(&mut search);
+            if search.is_empty() || pos.game_ply() > 200 {
+                pos = Position::startpos();
+                continue;
+            }
+            let mut pick = |n: u64| (next() % n) as usize;
+            let any_move = |pick: &mut dyn FnMut(u64) -> usize| {
+                if pick(4) == 0 {
+                    <Position as Game>::Move::NONE
+                } else {
+                    search[pick(search.len() as u64)]
+                }
+            };
+            let us = pos.side_to_move();
+            let cont = [0, 1, 2]
+                .map(|_| (pick(5) != 0).then(|| pick(<Position as Game>::PIECE_TO as u64)));
+            for &m in search.iter() {
+                hist.update_butterfly(us, m, pick(8001) as i32 - 4000);
+                for c in cont {
+                    hist.update_continuation(c, pos.piece_to(m), pick(8001) as i32 - 4000);
+                }
+            }
+            let ctx = OrderContext {
+                killers: [any_move(&mut pick), any_move(&mut pick)],
+                counter: any_move(&mut pick),
+                cont,
+            };
+            let tt_move = any_move(&mut pick);
+            let in_check = pos.in_check();
+
+            let mut picker = MovePicker::new(&pos, tt_move, Kind::Main, in_check);
+            let mut got = Vec::new();
+            while let Some(m) = picker.next_move(&pos, &hist, &ctx) {
+                got.push(m);
+            }
+            let mut want: Vec<_> = search.iter().copied().collect();
+            let mut sorted_got = got.clone();
+            want.sort_by_key(|m| m.bits());
+            sorted_got.sort_by_key(|m| m.bits());
+            assert_eq!(sorted_got, want, "{}", pos.to_sfen());
+
+            let score = |m| {
+                let pt = pos.piece_to(m);
+                hist.butterfly(us, m)
+                    + hist.continuation(cont[0], pt)
+                    + hist.continuation(cont[1], pt)
+                    + hist.continuation(cont[2], pt) / 2
+            };
+            let tactical = |m: <Position as Game>::Move| pos.is_capture(m) || m.is_promotion();
+            // The moves handed out by the history stage: after the hash move and, out of check,
+            // the killers and the counter move.
+            let ordered: Vec<_> = got
+                .iter()
+                .copied()
+                .filter(|&m| {
+                    m != tt_move
+                        && !tactical(m)
+                        && (in_check || ![ctx.killers[0], ctx.killers[1], ctx.counter].contains(&m))
+                })
+                .collect();
+            for w in ordered.windows(2) {
+                assert!(score(w[0]) >= score(w[1]), "{}", pos.to_sfen());
+            }
+            checked_quiet_runs += usize::from(ordered.len() > SELECT_FIRST + 2);
+            if in_check {
+                let first_quiet = got.iter().position(|&m| m != tt_move && !tactical(m));
+                let last_tactical = got.iter().rposition(|&m| m != tt_move && tactical(m));
+                if let (Some(q), Some(t)) = (first_quiet, last_tactical) {
+                    assert!(t < q, "{}", pos.to_sfen());
+                }
+            }
+            pos.do_move(search[pick(search.len() as u64)]);
+        }
+        assert!(checked_quiet_runs > 300, "{checked_quiet_runs}");
+    }
+}
