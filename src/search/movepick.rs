@@ -190,7 +190,7 @@ impl<G: Game> MovePicker<G> {
                 Stage::GenerateQuiet => {
                     let mut list = MoveList::new();
                     pos.quiet_moves(&mut list);
-                    self.score_quiet(pos, hist, ctx, &list);
+                    self.score_by_history::<false>(pos, hist, ctx, &list);
                     self.start_picking(Stage::Quiet, &mut sorted);
                 }
                 Stage::Quiet | Stage::Evasions => {
@@ -215,7 +215,7 @@ impl<G: Game> MovePicker<G> {
                 Stage::GenerateEvasions => {
                     let mut list = MoveList::new();
                     pos.evasions(&mut list);
-                    self.score_evasions(pos, hist, ctx, &list);
+                    self.score_by_history::<true>(pos, hist, ctx, &list);
                     self.start_picking(Stage::Evasions, &mut sorted);
                 }
                 Stage::Done => return None,
@@ -230,33 +230,12 @@ impl<G: Game> MovePicker<G> {
         self.stage = stage;
     }
 
-    /// Captures and promotions first, by value; the rest by history.
+    /// Scores `list` by history into `moves`, leaving out the hash move and the refutations
+    /// already tried. Evasions (`EVASIONS`) mix tactical and quiet moves: their captures and
+    /// promotions go first, by value. Kept out of line: inlined, the compiler looks the history
+    /// rows up at every call of `next_move`.
     #[inline(never)]
-    fn score_evasions(
-        &mut self,
-        pos: &G,
-        hist: &Histories<G>,
-        ctx: &OrderContext<G::Move>,
-        list: &MoveList<G::Move>,
-    ) {
-        let score = QuietScore::new(pos, hist, ctx);
-        for &m in list.iter() {
-            if m == self.tt_move {
-                continue;
-            }
-            let s = if pos.is_capture(m) || m.is_promotion() {
-                (1 << 24) + tactical_score(pos, m)
-            } else {
-                score.of(pos, m)
-            };
-            self.moves.push((m, s));
-        }
-    }
-
-    /// Kept out of line, as `score_evasions` is: inlined, the compiler looks the history rows
-    /// up at every call of `next_move`.
-    #[inline(never)]
-    fn score_quiet(
+    fn score_by_history<const EVASIONS: bool>(
         &mut self,
         pos: &G,
         hist: &Histories<G>,
@@ -269,7 +248,12 @@ impl<G: Game> MovePicker<G> {
             if m == self.tt_move || self.refutations.contains(&m) {
                 continue;
             }
-            self.moves.push((m, score.of(pos, m)));
+            let s = if EVASIONS && (pos.is_capture(m) || m.is_promotion()) {
+                (1 << 24) + tactical_score(pos, m)
+            } else {
+                score.of(pos, m)
+            };
+            self.moves.push((m, s));
         }
     }
 
