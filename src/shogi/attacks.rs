@@ -387,7 +387,7 @@ pub fn bishop_pseudo(sq: Square) -> Bitboard {
 }
 
 /// Squares a piece of kind `pt` and colour `c` on `sq` attacks with occupancy `occ`.
-#[inline]
+#[inline(always)]
 pub fn attacks(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
     match pt {
         PieceType::Pawn => pawn_attacks(c, sq),

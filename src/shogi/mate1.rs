@@ -2,8 +2,8 @@
 //! king (or a knight's jump from it) are tried. Those are the cheap, common mates in shogi, where
 //! a drop next to the king ends many games; distant checks are left to the search.
 
-use crate::shogi::attacks::{self, king_attacks, knight_attacks, within_three};
-use crate::shogi::{Bitboard, Move, MoveList, PieceType, Position, Square, movegen};
+use crate::shogi::attacks::{self, king_attacks, knight_attacks, line, within_three};
+use crate::shogi::{Bitboard, Color, Move, MoveList, PieceType, Position, Square, movegen};
 
 /// The kinds a mating drop may put down, strongest first: SFEN's hand order without its last
 /// kind, the pawn, since a pawn drop may not mate.
@@ -21,14 +21,13 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     // but nothing is ever reported that is not a mate. Found at the first candidate check:
     // most positions have none.
     let mut free = None;
+    // The enemy's pieces pinned to its king, found when first needed.
+    let mut pinned = None;
     // The checker's reach is taken without the king on the board: a lance, rook or bishop next
     // to the king also covers the flight square behind it, since the king cannot step back
     // along the line of the check.
     let king_bb = Bitboard::from_square(ksq);
-    let covers = |free: Bitboard, pt: PieceType, to: Square, occ: Bitboard| {
-        free.and_not(attacks::attacks(us, pt, to, occ ^ king_bb) | Bitboard::from_square(to))
-            .is_empty()
-    };
+    let covers = |free, pt, to, occ| covers(us, free, pt, to, occ ^ king_bb);
     let hand = pos.hand(us);
     if !hand.is_empty() {
         for &pt in MATING_DROPS {
@@ -47,6 +46,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                     to,
                     occ_after,
                 ) && defended(pos, to, occ_after, Bitboard::EMPTY, ksq)
+                    && !taken_back(pos, to, occ_after, &mut pinned)
                     && pos.is_legal_move(m)
                     && mates(pos, m)
                 {
@@ -68,6 +68,13 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
         | pos.pieces(PieceType::Dragon);
     for from in pos.pieces_of(us).and_not(king) & (within_three(ksq) | sliders) {
         let pt = pos.piece_on(from).kind();
+        // A distant slider seldom has a line into the king's neighbourhood: one lookup tells.
+        if pt.slides() && (attacks::pseudo_attacks(us, pt, from) & targets).is_empty() {
+            continue;
+        }
+        // A piece leaving a line through the king may uncover a check or a pin, which the quick
+        // capture test below does not foresee: such moves go straight to the exact test.
+        let aligned = line(ksq, from).is_some();
         for to in attacks::attacks(us, pt, from, occ) & targets {
             for promote in [true, false] {
                 if promote && !pt.can_promote() {
@@ -82,6 +89,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                 }
                 let m = Move::normal(from, to, promote);
                 if defended(pos, to, occ_after, Bitboard::from_square(from), ksq)
+                    && (aligned || !taken_back(pos, to, occ_after, &mut pinned))
                     && pos.is_legal_move(m)
                     && pos.gives_check(m)
                     && mates(pos, m)
@@ -96,17 +104,35 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
 
 /// The squares next to the enemy king, `ksq`, that it may step to now: not held by its own
 /// pieces and not attacked by the side to move (with the king off the board, so that a
-/// slider's line through it counts).
+/// slider's line through it counts). Only our pieces within three king steps (a knight's jump
+/// from a neighbour at most) and our sliders can reach them, so their attacks are gathered
+/// once instead of testing each square against every kind.
 fn flight_squares(pos: &Position, ksq: Square) -> Bitboard {
     let us = pos.side_to_move();
+    let around = king_attacks(ksq).and_not(pos.pieces_of(!us));
     let without_king = pos.occupied() ^ Bitboard::from_square(ksq);
-    let mut free = Bitboard::EMPTY;
-    for s in king_attacks(ksq).and_not(pos.pieces_of(!us)) {
-        if !pos.is_attacked(us, s, without_king) {
-            free |= Bitboard::from_square(s);
+    let mut covered = Bitboard::EMPTY;
+    for from in pos.pieces_of(us) & (within_three(ksq) | pos.sliders()) {
+        let pt = pos.piece_on(from).kind();
+        if pt.slides() && (attacks::pseudo_attacks(us, pt, from) & around).is_empty() {
+            continue;
+        }
+        covered |= attacks::attacks(us, pt, from, without_king);
+        if around.and_not(covered).is_empty() {
+            break;
         }
     }
-    free
+    around.and_not(covered)
+}
+
+/// Whether a piece of `us` of kind `pt` on `to` attacks every square of `free` but its own
+/// with occupancy `occ`. The reach on an empty board, one lookup, rules out most candidates
+/// before a slider's blocked reach is worked out; for a stepper it is the reach itself.
+#[inline(always)]
+fn covers(us: Color, free: Bitboard, pt: PieceType, to: Square, occ: Bitboard) -> bool {
+    let rest = free.and_not(Bitboard::from_square(to));
+    rest.and_not(attacks::pseudo_attacks(us, pt, to)).is_empty()
+        && (!pt.slides() || rest.and_not(attacks::attacks(us, pt, to, occ)).is_empty())
 }
 
 /// Whether a piece of the side to move arriving on `to` (leaving `from`, which may be empty)
@@ -119,6 +145,26 @@ fn defended(pos: &Position, to: Square, occ_after: Bitboard, from: Bitboard, ksq
     let us = pos.side_to_move();
     pos.attackers_to(us, to, occ_after ^ Bitboard::from_square(ksq))
         .and_not(from)
+        .is_some()
+}
+
+/// Whether the enemy can take back a checker arriving on `to` with a piece other than its king
+/// that is not pinned to it: then the check is no mate. Holds for a drop, and for a move whose
+/// piece leaves no line through the enemy king, so that it checks alone and pins nothing new
+/// (a piece arriving next to the king only closes lines, which can unpin but never pin).
+fn taken_back(
+    pos: &Position,
+    to: Square,
+    occ_after: Bitboard,
+    pinned: &mut Option<Bitboard>,
+) -> bool {
+    let them = !pos.side_to_move();
+    let pinned = *pinned.get_or_insert_with(|| pos.pinned(them));
+    let king = pos
+        .king_square(them)
+        .map_or(Bitboard::EMPTY, Bitboard::from_square);
+    pos.attackers_to(them, to, occ_after)
+        .and_not(pinned | king)
         .is_some()
 }
 
@@ -224,6 +270,69 @@ mod tests {
             },
         );
         assert!(drop_mates > 100, "only {drop_mates} drop mates seen");
+    }
+
+    /// The quick refusal holds: a checking drop, or a checking move from off every line through
+    /// the enemy king, that an unpinned enemy piece other than the king can take is never a mate,
+    /// however far from the king it checks.
+    #[test]
+    fn a_checker_taken_back_never_mates() {
+        let starts = [
+            "lnsgk2nl/1r4gs1/p1pppp1pp/6p2/1p7/2P6/PPSPPPPPP/2G4R1/LN2KGSNL b Bb 1",
+            "3gkg3/9/4p4/9/9/9/9/9/4K4 b R2B2G3S3N3L16Pr 1",
+            "4k4/9/9/9/9/9/9/9/4K4 b RBGSNLPrbgsnlp 1",
+        ];
+        let (mut refused, mut pinned_takers) = (0, 0);
+        play_random_games(
+            &starts,
+            0x5851_f42d_4c95_7f2d,
+            200,
+            60,
+            |pos, moves, next| {
+                let ksq = pos.king_square(!pos.side_to_move()).unwrap();
+                let checks: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|&m| pos.gives_check(m))
+                    .collect();
+                for &m in &checks {
+                    let occ_after = if m.is_drop() {
+                        pos.occupied() | Bitboard::from_square(m.to())
+                    } else {
+                        if line(ksq, m.from()).is_some() {
+                            continue;
+                        }
+                        (pos.occupied() ^ Bitboard::from_square(m.from()))
+                            | Bitboard::from_square(m.to())
+                    };
+                    let mut pinned = None;
+                    if taken_back(pos, m.to(), occ_after, &mut pinned) {
+                        refused += 1;
+                        assert!(
+                            !mates_by_brute_force(pos, m),
+                            "{m} mates but was refused in {}",
+                            pos.to_sfen()
+                        );
+                    } else if pos
+                        .attackers_to(!pos.side_to_move(), m.to(), occ_after)
+                        .and_not(Bitboard::from_square(ksq))
+                        .is_some()
+                    {
+                        pinned_takers += 1;
+                    }
+                }
+                let pool = if !checks.is_empty() && !next().is_multiple_of(3) {
+                    checks
+                } else {
+                    moves.to_vec()
+                };
+                Some(pool[(next() % pool.len() as u64) as usize])
+            },
+        );
+        assert!(
+            refused > 2000 && pinned_takers > 20,
+            "{refused} refused, {pinned_takers} with only pinned takers"
+        );
     }
 
     /// Random games that favour checks and drops, from positions with full hands, so that

@@ -207,6 +207,20 @@ impl PieceType {
         (self as u8) < PieceType::Gold as u8
     }
 
+    /// Lances, bishops, rooks, horses and dragons: the kinds whose reach depends on the
+    /// occupancy.
+    #[inline]
+    pub const fn slides(self) -> bool {
+        matches!(
+            self,
+            PieceType::Lance
+                | PieceType::Bishop
+                | PieceType::Rook
+                | PieceType::Horse
+                | PieceType::Dragon
+        )
+    }
+
     #[inline]
     pub const fn is_promoted(self) -> bool {
         (self as u8) > PieceType::King as u8
