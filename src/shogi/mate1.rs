@@ -21,13 +21,14 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     // but nothing is ever reported that is not a mate. Found at the first candidate check:
     // most positions have none.
     let mut free = None;
-    // The enemy's pieces pinned to its king, found when first needed.
-    let mut pinned = None;
+    // The enemy's pieces that cannot take a checker back: its king and the pieces pinned to it,
+    // found when first needed.
+    let mut cannot_take = None;
     // The checker's reach is taken without the king on the board: a lance, rook or bishop next
     // to the king also covers the flight square behind it, since the king cannot step back
     // along the line of the check.
     let king_bb = Bitboard::from_square(ksq);
-    let covers = |free, pt, to, occ| covers(us, free, pt, to, occ ^ king_bb);
+    let covers = |free, pt, to, occ| reaches_all(us, free, pt, to, occ ^ king_bb);
     let hand = pos.hand(us);
     if !hand.is_empty() {
         for &pt in MATING_DROPS {
@@ -46,7 +47,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                     to,
                     occ_after,
                 ) && defended(pos, to, occ_after, Bitboard::EMPTY, ksq)
-                    && !taken_back(pos, to, occ_after, &mut pinned)
+                    && !taken_back(pos, to, occ_after, &mut cannot_take)
                     && pos.is_legal_move(m)
                     && mates(pos, m)
                 {
@@ -61,12 +62,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
     let targets = near.and_not(pos.pieces_of(us));
     // Step movers reach the king's neighbourhood only from within three squares of the king;
     // sliders from anywhere. Everything else is skipped without computing any attacks.
-    let sliders = pos.pieces(PieceType::Lance)
-        | pos.pieces(PieceType::Bishop)
-        | pos.pieces(PieceType::Rook)
-        | pos.pieces(PieceType::Horse)
-        | pos.pieces(PieceType::Dragon);
-    for from in pos.pieces_of(us).and_not(king) & (within_three(ksq) | sliders) {
+    for from in pos.pieces_of(us).and_not(king) & (within_three(ksq) | pos.sliders()) {
         let pt = pos.piece_on(from).kind();
         // A distant slider seldom has a line into the king's neighbourhood: one lookup tells.
         if pt.slides() && (attacks::pseudo_attacks(us, pt, from) & targets).is_empty() {
@@ -89,7 +85,7 @@ pub fn mate_in_one(pos: &mut Position) -> Option<Move> {
                 }
                 let m = Move::normal(from, to, promote);
                 if defended(pos, to, occ_after, Bitboard::from_square(from), ksq)
-                    && (aligned || !taken_back(pos, to, occ_after, &mut pinned))
+                    && (aligned || !taken_back(pos, to, occ_after, &mut cannot_take))
                     && pos.is_legal_move(m)
                     && pos.gives_check(m)
                     && mates(pos, m)
@@ -129,7 +125,7 @@ fn flight_squares(pos: &Position, ksq: Square) -> Bitboard {
 /// with occupancy `occ`. The reach on an empty board, one lookup, rules out most candidates
 /// before a slider's blocked reach is worked out; for a stepper it is the reach itself.
 #[inline(always)]
-fn covers(us: Color, free: Bitboard, pt: PieceType, to: Square, occ: Bitboard) -> bool {
+fn reaches_all(us: Color, free: Bitboard, pt: PieceType, to: Square, occ: Bitboard) -> bool {
     let rest = free.and_not(Bitboard::from_square(to));
     rest.and_not(attacks::pseudo_attacks(us, pt, to)).is_empty()
         && (!pt.slides() || rest.and_not(attacks::attacks(us, pt, to, occ)).is_empty())
@@ -152,19 +148,18 @@ fn defended(pos: &Position, to: Square, occ_after: Bitboard, from: Bitboard, ksq
 /// that is not pinned to it: then the check is no mate. Holds for a drop, and for a move whose
 /// piece leaves no line through the enemy king, so that it checks alone and pins nothing new
 /// (a piece arriving next to the king only closes lines, which can unpin but never pin).
+/// `cannot_take` caches the enemy's king and pinned pieces, worked out at the first call.
 fn taken_back(
     pos: &Position,
     to: Square,
     occ_after: Bitboard,
-    pinned: &mut Option<Bitboard>,
+    cannot_take: &mut Option<Bitboard>,
 ) -> bool {
     let them = !pos.side_to_move();
-    let pinned = *pinned.get_or_insert_with(|| pos.pinned(them));
-    let king = pos
-        .king_square(them)
-        .map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let cannot_take =
+        *cannot_take.get_or_insert_with(|| pos.pinned(them) | pos.pieces_cp(them, PieceType::King));
     pos.attackers_to(them, to, occ_after)
-        .and_not(pinned | king)
+        .and_not(cannot_take)
         .is_some()
 }
 
@@ -225,6 +220,16 @@ mod tests {
                 pos.do_move(m);
             }
         }
+    }
+
+    /// A random move, a check two times in three when there is one, so that games reach mates.
+    fn mostly_checks(checks: &[Move], moves: &[Move], next: &mut dyn FnMut() -> u64) -> Move {
+        let pool = if !checks.is_empty() && !next().is_multiple_of(3) {
+            checks
+        } else {
+            moves
+        };
+        pool[(next() % pool.len() as u64) as usize]
     }
 
     /// Every checking drop next to the king (or a knight's jump from it) that mates, other than
@@ -305,8 +310,7 @@ mod tests {
                         (pos.occupied() ^ Bitboard::from_square(m.from()))
                             | Bitboard::from_square(m.to())
                     };
-                    let mut pinned = None;
-                    if taken_back(pos, m.to(), occ_after, &mut pinned) {
+                    if taken_back(pos, m.to(), occ_after, &mut None) {
                         refused += 1;
                         assert!(
                             !mates_by_brute_force(pos, m),
@@ -321,12 +325,7 @@ mod tests {
                         pinned_takers += 1;
                     }
                 }
-                let pool = if !checks.is_empty() && !next().is_multiple_of(3) {
-                    checks
-                } else {
-                    moves.to_vec()
-                };
-                Some(pool[(next() % pool.len() as u64) as usize])
+                Some(mostly_checks(&checks, moves, next))
             },
         );
         assert!(
@@ -357,18 +356,12 @@ mod tests {
                     assert!(moves.contains(&m), "{m} is not legal in {}", pos.to_sfen());
                     assert!(mates_by_brute_force(pos, m), "{m} does not mate");
                 }
-                // Mostly checks and drops, sometimes anything.
                 let checks: Vec<Move> = moves
                     .iter()
                     .copied()
                     .filter(|&m| pos.gives_check(m))
                     .collect();
-                let pool: Vec<Move> = if !checks.is_empty() && !next().is_multiple_of(3) {
-                    checks
-                } else {
-                    moves.to_vec()
-                };
-                Some(pool[(next() % pool.len() as u64) as usize])
+                Some(mostly_checks(&checks, moves, next))
             },
         );
         assert!(
