@@ -45,8 +45,8 @@ const USAGE: &str = "usage:
 Data FILEs: `.sbinpack` (chained games), `.bin` (YaneuraOu PackedSfenValue), anything else
 kirin's text lines (`.xz` read through xz); tuning/notes/data-formats.md describes them.
 SETTINGS (gen and quality): [--adjudicate-cp CP] [--adjudicate-plies N] [--soft-share X]
-[--check-share X] [--shared-search true] [--probe-share X]: tuning/notes/network.md, section
-Generation speed, measures them.
+[--check-share X] [--shared-search true] [--probe-share X]: tuning/notes/generation.md measures
+them.
 EVAL: a network file, a linear weights file, `linear` (embedded weights), `nnue` (the
 embedded network) or `default` (what the engine plays with).";
 

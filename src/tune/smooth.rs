@@ -7,7 +7,7 @@
 //! into this position, a third a ply shallower. The blend (weights falling by a factor a ply each
 //! way, as in TD(lambda)) is taken in winning probability, so that a mate score counts as a
 //! certain result rather than as a huge number of centipawns. It is nearer a deeper search than
-//! the label alone, yet a network trained on it played worse (`tuning/notes/network.md`,
+//! the label alone, yet a network trained on it played worse (`tuning/notes/rounds-11-16.md`,
 //! "Round 12"), so the trainer uses it only when asked.
 
 use super::sigmoid;
